@@ -1,0 +1,107 @@
+//! Input discovery and reading: files and directories (recursed, in sorted order), gzip, mbox,
+//! mails and plain reports. Every file yields documents, a skip reason, or errors naming it.
+
+use crate::doc::Document;
+use crate::mail;
+use crate::report::{self, LineError};
+use std::path::{Path, PathBuf};
+
+/// What became of one input file.
+#[derive(Debug)]
+pub struct FileResult {
+    pub path: String,
+    pub bytes: usize,
+    pub docs: Vec<Document>,
+    /// Not a report (and why).
+    pub skipped: Option<String>,
+    /// Problems, each naming the file and line (`path:line: message`).
+    pub errors: Vec<String>,
+}
+
+/// Every file under `paths` (directories recursed), sorted, deduplicated.
+pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        walk(p, &mut files, &mut errors);
+    }
+    files.sort();
+    files.dedup();
+    (files, errors)
+}
+
+fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+    match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
+            Ok(rd) => {
+                let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                entries.sort();
+                for e in entries {
+                    let hidden = e.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
+                    if !hidden {
+                        walk(&e, files, errors);
+                    }
+                }
+            }
+            Err(e) => errors.push(format!("{}: cannot read directory: {e}", p.display())),
+        },
+        Ok(_) => files.push(p.to_path_buf()),
+        Err(e) => errors.push(format!("{}: {e}", p.display())),
+    }
+}
+
+/// Read one file into documents.
+pub fn read_file(path: &Path) -> FileResult {
+    let name = path.display().to_string();
+    let mut res = FileResult { path: name.clone(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
+    let raw = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            res.errors.push(format!("{name}: cannot read: {e}"));
+            return res;
+        }
+    };
+    res.bytes = raw.len();
+    let bytes = match mail::gunzip_if_needed(raw) {
+        Ok(b) => b,
+        Err(e) => {
+            res.errors.push(format!("{name}: bad gzip data: {e}"));
+            return res;
+        }
+    };
+    if bytes.iter().take(4096).filter(|&&b| b == 0).count() > 0 {
+        res.skipped = Some("binary file".into());
+        return res;
+    }
+    read_bytes(&name, &bytes, &mut res);
+    res
+}
+
+/// Parse the (decompressed) bytes of `name`: one or many mails.
+pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
+    let messages = mail::split_mbox(bytes);
+    let many = messages.len() > 1;
+    for (k, m) in messages.iter().enumerate() {
+        let source = if many { format!("{name}#{}", k + 1) } else { name.to_string() };
+        let msg = mail::parse_message(m);
+        let parsed = report::parse(&source, &msg);
+        for LineError { line, message } in &parsed.errors {
+            res.errors.push(format!("{source}:{line}: {message}"));
+        }
+        let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
+        if rows == 0 {
+            if parsed.errors.is_empty() {
+                let why = if parsed.doc.headlines.is_empty() { "no comparison table found" } else { "a headline but no comparison table" };
+                if many {
+                    continue;
+                }
+                res.skipped = Some(why.into());
+            }
+            continue;
+        }
+        res.docs.push(parsed.doc);
+    }
+    if many && res.docs.is_empty() && res.errors.is_empty() {
+        res.skipped = Some(format!("mbox of {} messages with no comparison table", messages.len()));
+    }
+}

@@ -1,0 +1,15 @@
+//! lkpx: reads kernel test robot reports and lkp-tests result roots, and publishes the
+//! sharded JSON the explorer loads. The binary (`main.rs`) is thin glue over this library.
+//!
+//! Flow: `input` finds files and turns each into `doc::Document`s (via `mail` + `report` +
+//! `table` for mails); `build` merges documents into a validated `model` dataset; `publish`
+//! writes it atomically.
+
+
+pub mod doc;
+pub mod input;
+pub mod mail;
+
+pub mod report;
+pub mod rows;
+pub mod table;

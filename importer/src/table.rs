@@ -1,0 +1,299 @@
+//! Comparison-table rows: tokenizing a line (with every mangled form of `±`) and reading it by
+//! the row grammar of lkp's `compare`/`ncompare` (see `docs/lkp-formats.md` §4 and §7).
+//!
+//! Column widths are never trusted: web archives collapse whitespace, so rows are read as a token
+//! sequence `cell (change cell)* name`, where `cell = [value] [±stddev%]`.
+
+use model::ChangeKind;
+
+/// A token of a table line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok<'a> {
+    /// `± 5%` in any spelling, as the number (may be negative: `A+- -1%`).
+    Stddev(f64),
+    Word(&'a str),
+}
+
+/// Markers that stand for `±` in real mails: the sign itself, `~` (2014 ASCII mails), `?` (lost in
+/// web archives), `A+-` (archive transliteration), `ą` (Latin-1 0xB1 read as ISO-8859-2), `Â±`
+/// (UTF-8 read as Latin-1).
+const PM_MARKERS: [&str; 6] = ["Â±", "A+-", "±", "ą", "~", "?"];
+
+/// Split a line into tokens, merging a `±` marker and its percentage into one `Stddev` token.
+pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < line.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if let Some((v, next)) = stddev_at(line, i) {
+            out.push(Tok::Stddev(v));
+            i = next;
+            continue;
+        }
+        let start = i;
+        while i < line.len() && !bytes[i].is_ascii_whitespace() {
+            // a ± glued to the end of a value (`1.42±5%`) starts a new token
+            if i > start && stddev_at(line, i).is_some() && line[..i].ends_with(|c: char| c.is_ascii_digit()) {
+                break;
+            }
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+        }
+        out.push(Tok::Word(&line[start..i]));
+    }
+    out
+}
+
+/// A stddev token starting at byte `i`: marker, optional blanks, `-?digits%`.
+fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
+    let rest = &line[i..];
+    let marker = PM_MARKERS.iter().find(|m| rest.starts_with(*m))?;
+    let mut j = i + marker.len();
+    let b = line.as_bytes();
+    while j < line.len() && b[j] == b' ' {
+        j += 1;
+    }
+    let num_start = j;
+    if j < line.len() && b[j] == b'-' {
+        j += 1;
+    }
+    let digits = j;
+    while j < line.len() && b[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j == digits || j >= line.len() || b[j] != b'%' {
+        return None;
+    }
+    let v: f64 = line[num_start..j].parse().ok()?;
+    let end = j + 1;
+    // the token must end here
+    if end < line.len() && !b[end].is_ascii_whitespace() {
+        return None;
+    }
+    Some((v, end))
+}
+
+/// A plain number cell (`123`, `0.07`, `1.345e+09`, `-36.17`).
+pub fn parse_value(s: &str) -> Option<f64> {
+    let first = s.as_bytes().first()?;
+    if !(first.is_ascii_digit() || *first == b'-' || *first == b'+' || *first == b'.') {
+        return None;
+    }
+    if s.ends_with('%') {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// A change token: `+5.2%`, `-100.0%`, `+Inf%`, `+6.6e+103%` (percent) or `+1.4` / `-0.0`
+/// (absolute, only where `absolute_allowed`). Reproduction changes (`100%`, `-25%`) have no `+`.
+pub fn parse_change(s: &str, absolute_allowed: bool) -> Option<(f64, ChangeKind)> {
+    if let Some(body) = s.strip_suffix('%') {
+        let body = body.strip_suffix('%').unwrap_or(body);
+        let v = parse_signed_number(body)?;
+        return Some((v, ChangeKind::Percent));
+    }
+    if absolute_allowed && (s.starts_with('+') || s.starts_with('-')) {
+        let v: f64 = s.parse().ok()?;
+        if v.is_finite() {
+            return Some((v, ChangeKind::Absolute));
+        }
+    }
+    None
+}
+
+fn parse_signed_number(s: &str) -> Option<f64> {
+    let unsigned = s.trim_start_matches(['+', '-']);
+    if unsigned.eq_ignore_ascii_case("inf") {
+        return Some(if s.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+    }
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// `fails:runs` cell (`1:4`, `:6` = no failure).
+pub fn parse_fail_runs(s: &str) -> Option<(Option<u32>, u32)> {
+    let (f, r) = s.split_once(':')?;
+    let runs = r.parse().ok()?;
+    let fails = if f.is_empty() { None } else { Some(f.parse().ok()?) };
+    Some((fails, runs))
+}
+
+/// A perf row as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerfCells {
+    pub values: Vec<Option<f64>>,
+    pub stddev_pct: Vec<Option<f64>>,
+    pub changes: Vec<Option<f64>>,
+    pub change_kind: Vec<ChangeKind>,
+}
+
+/// Read `cell (change cell){n-1}` from `toks` exactly. `absolute` says whether this metric's
+/// changes are printed without `%`.
+pub fn parse_perf_cells(toks: &[Tok], n: usize, absolute: bool) -> Result<PerfCells, String> {
+    let mut i = 0;
+    let mut cells = PerfCells { values: vec![], stddev_pct: vec![], changes: vec![], change_kind: vec![] };
+    for col in 0..n {
+        if col > 0 {
+            match toks.get(i) {
+                Some(Tok::Word(w)) => match parse_change(w, absolute) {
+                    Some((c, k)) => {
+                        cells.changes.push(Some(c));
+                        cells.change_kind.push(k);
+                        i += 1;
+                    }
+                    None => return Err(format!("column {}: expected a change, found `{w}`", col + 1)),
+                },
+                Some(Tok::Stddev(_)) => return Err(format!("column {}: expected a change, found a stddev", col + 1)),
+                None => return Err(format!("row ends before column {}", col + 1)),
+            }
+        }
+        let mut value = None;
+        if let Some(Tok::Word(w)) = toks.get(i) {
+            // lkp never prints a `+` on a value, so `+x` here is the next change (a blank cell)
+            if !w.starts_with('+') {
+                if let Some(v) = parse_value(w) {
+                    value = Some(v);
+                    i += 1;
+                }
+            }
+        }
+        let mut sd = None;
+        if let Some(Tok::Stddev(s)) = toks.get(i) {
+            sd = Some(*s);
+            i += 1;
+        }
+        cells.values.push(value);
+        cells.stddev_pct.push(sd);
+    }
+    if i != toks.len() {
+        return Err(format!("{} unexpected token(s) after the last column", toks.len() - i));
+    }
+    if cells.values.iter().all(Option::is_none) && cells.stddev_pct.iter().all(Option::is_none) {
+        return Err("no value in any column".into());
+    }
+    Ok(cells)
+}
+
+/// A failure row as read: `fails:runs (reproduction fails:runs){n-1}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailCells {
+    pub fails: Vec<Option<u32>>,
+    pub runs: Vec<Option<u32>>,
+    pub changes: Vec<Option<f64>>,
+}
+
+pub fn parse_fail_cells(toks: &[Tok], n: usize) -> Result<FailCells, String> {
+    let mut cells = FailCells { fails: vec![], runs: vec![], changes: vec![] };
+    let mut i = 0;
+    for col in 0..n {
+        if col > 0 {
+            match toks.get(i) {
+                Some(Tok::Word(w)) if w.ends_with('%') => match parse_signed_number(&w[..w.len() - 1]) {
+                    Some(v) => {
+                        cells.changes.push(Some(v));
+                        i += 1;
+                    }
+                    None => return Err(format!("column {}: bad %reproduction `{w}`", col + 1)),
+                },
+                _ => return Err(format!("column {}: expected a %reproduction", col + 1)),
+            }
+        }
+        match toks.get(i) {
+            Some(Tok::Word(w)) => match parse_fail_runs(w) {
+                Some((f, r)) => {
+                    cells.fails.push(Some(f.unwrap_or(0)));
+                    cells.runs.push(Some(r));
+                    i += 1;
+                }
+                None => return Err(format!("column {}: expected fails:runs, found `{w}`", col + 1)),
+            },
+            _ => return Err(format!("column {}: expected fails:runs", col + 1)),
+        }
+    }
+    if i != toks.len() {
+        return Err(format!("{} unexpected token(s) after the last column", toks.len() - i));
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn perf(line: &str, n: usize) -> Result<PerfCells, String> {
+        let toks = tokenize(line);
+        let name = toks.len() - 1;
+        let abs = match &toks[name] {
+            Tok::Word(w) => model::stats::is_absolute_metric(w),
+            _ => false,
+        };
+        parse_perf_cells(&toks[..name], n, abs)
+    }
+
+    #[test]
+    fn rows_of_every_era() {
+        // (line, columns, values, stddevs, changes)
+        type Case<'a> = (&'a str, usize, Vec<Option<f64>>, Vec<Option<f64>>, Vec<Option<f64>>);
+        let cases: Vec<Case> = vec![
+            ("    210443           -15.8%     177280        vm-scalability.median", 2, vec![Some(210443.0), Some(177280.0)], vec![None, None], vec![Some(-15.8)]),
+            ("      0.07 ±  6%     -64.9%       0.02 ± 16%  vm-scalability.median_stddev", 2, vec![Some(0.07), Some(0.02)], vec![Some(6.0), Some(16.0)], vec![Some(-64.9)]),
+            ("     26.26            -5.4       20.89        mpstat.cpu.all.idle%", 2, vec![Some(26.26), Some(20.89)], vec![None, None], vec![Some(-5.4)]),
+            ("     16359 ± 24%     -78.0%       3597 ±167%  numa-numastat.node0.other_node", 2, vec![Some(16359.0), Some(3597.0)], vec![Some(24.0), Some(167.0)], vec![Some(-78.0)]),
+            ("      0.00       +6.6e+103%      66.25 ±159%  interrupts.88:PCI-MSI.31981619-edge.i40e-eth0-TxRx-50", 2, vec![Some(0.0), Some(66.25)], vec![None, Some(159.0)], vec![Some(6.6e103)]),
+            ("    -93.66           +38.8%    -130.00        sched_debug.cpu.nr_uninterruptible.min", 2, vec![Some(-93.66), Some(-130.0)], vec![None, None], vec![Some(38.8)]),
+            ("             ~ 1%      -3.6%            ~ 1%  TOTAL turbostat.Cor_W", 2, vec![None, None], vec![Some(1.0), Some(1.0)], vec![Some(-3.6)]),
+            ("   1282439 A+-10%    +129.9%    2947754 A+-22%  TOTAL vm-scalability.throughput", 2, vec![Some(1282439.0), Some(2947754.0)], vec![Some(10.0), Some(22.0)], vec![Some(129.9)]),
+            ("    563556 A+-  1%     -12.5%     493033 A+-  5%      -5.6%     531968 A+-  1%  aim9.creat-clo.ops_per_sec", 3, vec![Some(563556.0), Some(493033.0), Some(531968.0)], vec![Some(1.0), Some(5.0), Some(1.0)], vec![Some(-12.5), Some(-5.6)]),
+            ("      1079 A+-  5%     -10.8%     962.00 A+- 10%    -100.0%       0.00 A+- -1%  slabinfo.blkdev_ioc.active_objs", 3, vec![Some(1079.0), Some(962.0), Some(0.0)], vec![Some(5.0), Some(10.0), Some(-1.0)], vec![Some(-10.8), Some(-100.0)]),
+            ("1.42 ? 5% -45.0% 0.78 ? 6% turbostat.CPU%c6", 2, vec![Some(1.42), Some(0.78)], vec![Some(5.0), Some(6.0)], vec![Some(-45.0)]),
+            ("        0.00           +Inf%       0.94 ~ 7%  TOTAL perf-profile.cpu-cycles.x", 2, vec![Some(0.0), Some(0.94)], vec![None, Some(7.0)], vec![Some(f64::INFINITY)]),
+            ("  4.5 Â± 3%  +1.0%  4.6 ą 2%  x.y", 2, vec![Some(4.5), Some(4.6)], vec![Some(3.0), Some(2.0)], vec![Some(1.0)]),
+            ("               300409.00      +440.2%   1622770.80  TOTAL will-it-scale.page_fault3.90.threads", 2, vec![Some(300409.0), Some(1622770.8)], vec![None, None], vec![Some(440.2)]),
+        ];
+        for (line, n, values, sds, changes) in cases {
+            let toks = tokenize(line);
+            let name_at = if matches!(toks.get(toks.len() - 2), Some(Tok::Word("TOTAL"))) { toks.len() - 2 } else { toks.len() - 1 };
+            let metric = match toks.last() {
+                Some(Tok::Word(w)) => *w,
+                _ => panic!(),
+            };
+            let got = parse_perf_cells(&toks[..name_at], n, model::stats::is_absolute_metric(metric)).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(got.values, values, "{line}");
+            assert_eq!(got.stddev_pct, sds, "{line}");
+            assert_eq!(got.changes, changes, "{line}");
+        }
+    }
+
+    #[test]
+    fn absolute_change_kind() {
+        let c = perf("  0.94 ±  2%      -0.0        0.90        turbostat.C1%", 2).unwrap();
+        assert_eq!(c.change_kind, vec![ChangeKind::Absolute]);
+        let c = perf("  10 +5.0% 11 a.b", 2).unwrap();
+        assert_eq!(c.change_kind, vec![ChangeKind::Percent]);
+    }
+
+    #[test]
+    fn malformed_rows_are_errors() {
+        assert!(perf("  10 +5.0% a.b", 2).is_err());
+        assert!(perf("  10 11 a.b", 2).is_err());
+        assert!(perf("  10 +1.0% 11 +2.0% 12 a.b", 2).is_err());
+    }
+
+    #[test]
+    fn fail_rows() {
+        let toks = tokenize("          1:4          -25%            :4     dmesg.WARNING:at#for_ip_interrupt_entry/0x");
+        let c = parse_fail_cells(&toks[..toks.len() - 1], 2).unwrap();
+        assert_eq!(c.fails, vec![Some(1), Some(0)]);
+        assert_eq!(c.runs, vec![Some(4), Some(4)]);
+        assert_eq!(c.changes, vec![Some(-25.0)]);
+        let toks = tokenize("           :6          100%           6:6     kernel-selftests.net.fcnal-test.sh.fail");
+        let c = parse_fail_cells(&toks[..toks.len() - 1], 2).unwrap();
+        assert_eq!(c.fails, vec![Some(0), Some(6)]);
+    }
+}

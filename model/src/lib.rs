@@ -1,0 +1,337 @@
+//! The published data of LKP Explorer: every JSON shape the importer writes and the app reads,
+//! the path of every published file, and the statistics both sides share.
+//!
+//! This crate knows nothing of the web or the filesystem: it is plain serde types and pure
+//! functions, so the native importer and the wasm app compile the same definitions.
+
+pub mod paths;
+pub mod stats;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the published layout. The app refuses data with another version and says so.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
+pub type Params = BTreeMap<String, String>;
+
+/// `data/index.json`: everything the first screen and the filters need, nothing per point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Index {
+    pub schema: u32,
+    /// Commits in history order (oldest first). Points refer to them by position.
+    pub commits: Vec<Commit>,
+    /// Every imported report or result root, in a stable order.
+    pub reports: Vec<ReportMeta>,
+    /// Every measured configuration (testcase + machine + parameters).
+    pub jobs: Vec<Job>,
+    /// Every metric name, sorted, with its direction.
+    pub metrics: Vec<MetricInfo>,
+    /// Per testcase: its jobs and metrics (positions in `jobs` / `metrics`).
+    pub testcases: Vec<TestcaseInfo>,
+    /// The changes the reports state in their headlines, newest report first.
+    pub headlines: Vec<Headline>,
+    /// Totals, for the status line.
+    pub totals: Totals,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub reports: usize,
+    pub jobs: usize,
+    pub series: usize,
+    pub points: usize,
+    pub rows: usize,
+}
+
+/// A kernel commit (or a tag such as `v6.16-rc4` where the report names only the tag).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Commit {
+    /// The longest id any input gave: 40 hex digits when known, else an abbreviation or a tag.
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Git URL of the tree it was found on (as the report prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// A tag naming this commit in a report (`v6.16-rc4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Commit time (unix seconds) when `--git-log` gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<i64>,
+    /// Where to look at the commit (cgit, GitHub, ...), when it can be built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Commit {
+    /// The short id used on axes and in tables: 12 hex digits, or the tag.
+    pub fn short(&self) -> &str {
+        short_id(&self.id)
+    }
+}
+
+/// Short form of a commit id: at most 12 characters of a hex id; tags unchanged.
+pub fn short_id(id: &str) -> &str {
+    if id.len() > 12 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        &id[..12]
+    } else {
+        id
+    }
+}
+
+/// Where a set of measurements came from: one mail (or one result root).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReportMeta {
+    /// Stable key: derived from the Message-ID, else from the content.
+    pub id: String,
+    pub kind: SourceKind,
+    /// The input file, as given on the command line (relative when it was).
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `https://lore.kernel.org/all/<Message-ID>/` when the Message-ID is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `https://download.01.org/0day-ci/archive/...` when the mail gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub materials_url: Option<String>,
+    /// Reproduce script, by content hash (see `paths::script`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// The comparison sections of the report (one per table context).
+    pub sections: Vec<SectionMeta>,
+    /// Short notes on the report from its thread (e.g. a maintainer's "This is not a regression").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    #[default]
+    Mail,
+    ResultRoot,
+}
+
+/// One table context of a report: a job and the commits of its columns.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SectionMeta {
+    /// Position in `Index::jobs`; `None` for tables whose job the mail does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<u32>,
+    /// Positions in `Index::commits`, in column order (base first).
+    pub commits: Vec<u32>,
+    /// Number of table rows read in this section.
+    pub rows: usize,
+    /// Machine description (`128 threads 2 sockets ...`) when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+}
+
+/// A measured configuration: testcase on a machine with parameters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// Stable key (see `job_id`): survives rebuilds with more reports.
+    pub id: String,
+    pub testcase: String,
+    /// `tbox_group` (machine group), empty when unknown.
+    pub machine: String,
+    /// Every other parameter: fs, fs2, disk, nr_task, rw, bs, compiler, kconfig, rootfs, ...
+    pub params: Params,
+    /// Reproduce script (content hash) of the most recent report of this job, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+}
+
+/// Stable key of a job: a hash of its testcase, machine and sorted parameters.
+pub fn job_id(testcase: &str, machine: &str, params: &Params) -> String {
+    let mut h = paths::Fnv::new();
+    h.write(testcase.as_bytes());
+    h.write(b"\x1f");
+    h.write(machine.as_bytes());
+    for (k, v) in params {
+        h.write(b"\x1e");
+        h.write(k.as_bytes());
+        h.write(b"=");
+        h.write(v.as_bytes());
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// A metric name with what the lkp-tests direction lists say about it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MetricInfo {
+    pub name: String,
+    /// 1 = higher is better, -1 = lower is better, 0 = undefined.
+    pub direction: i8,
+    /// Testcase KPI (`<testcase>.<stat>` not under `.time.`), listed first in the finder.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub kpi: bool,
+    /// Failure statistic (fail:runs rows).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fail: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TestcaseInfo {
+    pub name: String,
+    /// Positions in `Index::jobs`.
+    pub jobs: Vec<u32>,
+    /// Positions in `Index::metrics`.
+    pub metrics: Vec<u32>,
+    /// Headline metrics of this testcase's reports, most reported first.
+    pub headline_metrics: Vec<String>,
+}
+
+/// A change a report states in its headline (or its "In addition" box).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// Position in `Index::reports`.
+    pub report: u32,
+    /// Position in `Index::jobs`, when the table of that job is in the report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<u32>,
+    pub testcase: String,
+    pub metric: String,
+    /// Percent as stated (sign as in the table when the table has the row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    /// The report's own word: "regression" or "improvement" (or empty when none).
+    pub word: String,
+    /// Positions in `Index::commits`: base and head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<u32>,
+}
+
+/// How a change is expressed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// `100 * (head - base) / base`, printed with `%`.
+    #[default]
+    Percent,
+    /// `head - base`, for metrics ending in `%` and `perf-profile.*`.
+    Absolute,
+    /// `%reproduction` of failure rows.
+    Reproduction,
+}
+
+/// What a change means for the metric.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Regression,
+    Improvement,
+    #[default]
+    Undefined,
+}
+
+impl Direction {
+    /// Direction of a change of sign `change` for a metric whose weight is `weight`
+    /// (1 higher-is-better, -1 lower-is-better, 0 unknown), as lkp's `kpi_stat_direction`.
+    pub fn of(weight: i8, change: f64) -> Direction {
+        if weight == 0 || change == 0.0 || change.is_nan() {
+            Direction::Undefined
+        } else if (weight as f64) * change < 0.0 {
+            Direction::Regression
+        } else {
+            Direction::Improvement
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Regression => "regression",
+            Direction::Improvement => "improvement",
+            Direction::Undefined => "undefined",
+        }
+    }
+}
+
+/// `data/s/<testcase>/<hash>.json`: one metric of one testcase, every job's points.
+/// This is what a trend chart fetches.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesShard {
+    pub schema: u32,
+    pub testcase: String,
+    pub metric: String,
+    pub series: Vec<SeriesData>,
+}
+
+/// The points of one series (job × metric) in columnar form; one entry per observation.
+/// Several observations of one commit (different reports) are kept side by side.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesData {
+    /// Position in `Index::jobs`.
+    pub job: u32,
+    pub metric: String,
+    pub points: Points,
+}
+
+/// Columnar observations. All vectors have the same length.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Points {
+    /// Position in `Index::commits`.
+    pub commit: Vec<u32>,
+    /// Mean as the report states it (`None` for a blank cell). For failure rows: fails/runs*100.
+    pub mean: Vec<Option<f64>>,
+    /// Stddev percent as the report prints it (`None` when not shown).
+    pub stddev_pct: Vec<Option<f64>>,
+    /// Number of runs, when known (fail:runs, matrix columns).
+    pub runs: Vec<Option<u32>>,
+    /// Position in `Index::reports`.
+    pub report: Vec<u32>,
+    /// Change stated by the report against its base column (`None` for the base column).
+    pub change: Vec<Option<f64>>,
+    /// Position in `Index::commits` of the base the change is against.
+    pub base: Vec<Option<u32>>,
+    /// Failure count of failure rows (`None` otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fails: Vec<Option<u32>>,
+    /// Per-run values where known (result roots); empty when no point has them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Vec<f64>>,
+}
+
+impl Points {
+    pub fn len(&self) -> usize {
+        self.commit.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.commit.is_empty()
+    }
+
+    /// Absolute stddev of observation `i`, derived from the printed percentage.
+    pub fn stddev(&self, i: usize) -> Option<f64> {
+        match (self.mean[i], self.stddev_pct[i]) {
+            (Some(m), Some(p)) => Some((m * p / 100.0).abs()),
+            _ => None,
+        }
+    }
+}
+
+/// `data/j/<job-id>.json`: every metric of one job. This is what the compare table fetches.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobShard {
+    pub schema: u32,
+    pub job: String,
+    pub series: Vec<SeriesData>,
+}
