@@ -17,6 +17,8 @@ pub struct Document {
     pub materials_url: Option<String>,
     /// Reproduce script text (attachment `reproduce`, inline block, or `reproduce.sh`).
     pub script: Option<String>,
+    /// The script is the real `reproduce` file (attachment, `reproduce.sh`), not mail prose.
+    pub script_is_file: bool,
     /// What the document says about commits (ids as long as the document gives them).
     pub commits: Vec<CommitInfo>,
     /// Changes named by the headline / subject / "In addition" box.

@@ -5,11 +5,12 @@
 //! `table` for mails); `build` merges documents into a validated `model` dataset; `publish`
 //! writes it atomically.
 
-
+pub mod build;
+pub mod direction;
 pub mod doc;
 pub mod input;
 pub mod mail;
-
+pub mod publish;
 pub mod report;
 pub mod rows;
 pub mod table;

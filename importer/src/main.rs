@@ -1,13 +1,19 @@
 //! The `lkpx` command line: thin glue over the `importer` library.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use importer::input;
-use std::io::Write;
+use importer::{build, input, publish};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "lkpx", version, about = "Import kernel test robot reports and lkp-tests result roots into LKP Explorer data")]
+#[command(
+    name = "lkpx",
+    version,
+    about = "Import kernel test robot reports and lkp-tests result roots into LKP Explorer data",
+    after_help = "Exit status: 0 on success, 2 when any input failed (the rest is still imported), 1 on a fatal error."
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -15,6 +21,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Import reports and result roots and write the explorer's data directory.
+    Import {
+        /// Output directory (the site's `data/`).
+        #[arg(long, default_value = "data")]
+        out: PathBuf,
+        /// Commit URL template, `{sha}` replaced by the commit id (default: per tree, e.g. git.kernel.org cgit).
+        #[arg(long, value_name = "TEMPLATE")]
+        commit_url: Option<String>,
+        /// Output of `git log --format='%H %ct %s'`: orders and dates commits exactly.
+        #[arg(long, value_name = "FILE")]
+        git_log: Option<PathBuf>,
+        /// Report files (.txt, .eml, mbox, .gz) and result roots, or directories (recursed).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Print every comparison-table row as read, one JSON object per line.
     Rows {
         /// Report files (.txt, .eml, mbox, .gz) or directories (recursed).
@@ -23,37 +44,137 @@ enum Cmd {
     },
 }
 
-fn main() -> Result<()> {
+fn main() {
     let cli = Cli::parse();
+    let code = match run(cli) {
+        Ok(failed) => i32::from(failed) * 2,
+        Err(e) => {
+            eprintln!("lkpx: error: {e:#}");
+            1
+        }
+    };
+    std::process::exit(code);
+}
+
+/// Run a command; `Ok(true)` when some input failed.
+fn run(cli: Cli) -> Result<bool> {
     match cli.cmd {
-        Cmd::Rows { paths } => {
-            let (files, errs) = input::collect_files(&paths);
-            let mut failed = !errs.is_empty();
-            for e in errs {
-                eprintln!("error: {e}");
-            }
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            for f in files {
-                let r = input::read_file(&f);
-                for e in &r.errors {
-                    eprintln!("error: {e}");
-                    failed = true;
-                }
-                if let Some(why) = &r.skipped {
-                    eprintln!("skipped: {}: {why}", r.path);
-                }
-                for d in &r.docs {
-                    for row in importer::rows::row_objects(d) {
-                        writeln!(out, "{row}")?;
-                    }
-                }
-            }
-            out.flush()?;
-            if failed {
-                std::process::exit(2);
+        Cmd::Rows { paths } => rows(&paths),
+        Cmd::Import { out, commit_url, git_log, paths } => import(&out, commit_url, git_log, &paths),
+    }
+}
+
+fn rows(paths: &[PathBuf]) -> Result<bool> {
+    let (files, errs) = input::collect_files(paths);
+    let mut failed = !errs.is_empty();
+    for e in errs {
+        eprintln!("error: {e}");
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for f in files {
+        let r = input::read_file(&f);
+        for e in &r.errors {
+            eprintln!("error: {e}");
+            failed = true;
+        }
+        if let Some(why) = &r.skipped {
+            eprintln!("skipped: {}: {why}", r.path);
+        }
+        for d in &r.docs {
+            for row in importer::rows::row_objects(d) {
+                writeln!(out, "{row}")?;
             }
         }
     }
-    Ok(())
+    out.flush()?;
+    Ok(failed)
+}
+
+fn import(out: &std::path::Path, commit_url: Option<String>, git_log: Option<PathBuf>, paths: &[PathBuf]) -> Result<bool> {
+    let start = Instant::now();
+    let mut failed = false;
+    let mut log = Vec::new();
+    if let Some(p) = &git_log {
+        let text = std::fs::read_to_string(p).with_context(|| format!("reading --git-log {}", p.display()))?;
+        let (entries, bad) = build::parse_git_log(&text);
+        for (line, msg) in bad {
+            eprintln!("error: {}:{line}: {msg}", p.display());
+            failed = true;
+        }
+        log = entries;
+    }
+    if let Some(t) = &commit_url {
+        anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
+    }
+    let (files, errs) = input::collect_files(paths);
+    for e in &errs {
+        eprintln!("error: {e}");
+    }
+    failed |= !errs.is_empty();
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new(files.len() as u64);
+        pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}").expect("valid template"));
+        pb
+    });
+    let mut docs = Vec::new();
+    let (mut bytes, mut skipped, mut errors) = (0usize, 0usize, errs.len());
+    for f in &files {
+        if let Some(pb) = &progress {
+            pb.set_message(f.display().to_string());
+        }
+        let r = input::read_file(f);
+        bytes += r.bytes;
+        for e in &r.errors {
+            let line = format!("error: {e}");
+            match &progress {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+        errors += r.errors.len();
+        if let Some(why) = &r.skipped {
+            skipped += 1;
+            let line = format!("skipped: {}: {why}", r.path);
+            match &progress {
+                Some(pb) => pb.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+        docs.extend(r.docs);
+        if let Some(pb) = &progress {
+            pb.inc(1);
+        }
+    }
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    failed |= errors > 0;
+    let read = docs.len();
+    let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
+    let opts = build::Options { commit_url, git_log: log, weight: &weight };
+    let (data, dups) = build::build(docs, &opts);
+    let written = publish::publish(&data, out).with_context(|| format!("writing {}", out.display()))?;
+    let t = &data.index.totals;
+    eprintln!(
+        "lkpx: {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed) to {} in {:.2}s",
+        files.len(),
+        bytes as f64 / 1e6,
+        read - dups,
+        dups,
+        skipped,
+        errors,
+        t.rows,
+        t.jobs,
+        t.series,
+        t.points,
+        data.index.commits.len(),
+        written.files,
+        written.bytes as f64 / 1e6,
+        written.changed,
+        written.removed,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(failed)
 }

@@ -538,7 +538,12 @@ impl<'m> Parser<'m> {
             }
         }
         self.subject_headlines();
+        if self.doc.date.is_none() {
+            // a web copy without headers: the attribution line of a reply dates the quoted mail
+            self.doc.date = lines.iter().find_map(|l| l.text.trim().strip_prefix("On ").and_then(|r| r.split_once(" wrote:")).map(|(d, _)| d.rsplit_once(", ").map_or(d, |(d, _)| d).to_string()));
+        }
         self.doc.script = find_script(self.msg, text);
+        self.doc.script_is_file = self.msg.attachments.iter().any(|(n, _)| n.starts_with("reproduce")) || text.contains(": reproduce --]");
         self.doc.notes = find_notes(lines);
         Parsed { doc: self.doc, errors: self.errors }
     }

@@ -168,6 +168,9 @@ pub fn parse_perf_cells(toks: &[Tok], n: usize, absolute: bool) -> Result<PerfCe
             sd = Some(*s);
             i += 1;
         }
+        if value.is_none() && sd.is_none() {
+            return Err(format!("column {}: no value", col + 1));
+        }
         cells.values.push(value);
         cells.stddev_pct.push(sd);
     }

@@ -1,0 +1,656 @@
+//! Documents → the validated dataset: duplicate reports merged, commit ids unified and ordered,
+//! jobs and series keyed, points collected, headlines resolved to their jobs and commits.
+
+use crate::doc::{Document, JobKey, RowKind};
+use model::{paths, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo, Points, ReportMeta, SectionMeta, SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// How to build.
+pub struct Options<'a> {
+    /// Commit URL template with `{sha}` (overrides the per-tree default).
+    pub commit_url: Option<String>,
+    /// `git log --format='%H %ct %s'` lines: exact order and dates.
+    pub git_log: Vec<GitLogEntry>,
+    /// Direction weight of a metric: 1 higher-is-better, -1 lower-is-better, 0 unknown.
+    pub weight: &'a dyn Fn(&str) -> i8,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GitLogEntry {
+    pub sha: String,
+    pub time: i64,
+    pub subject: String,
+}
+
+/// Parse `git log --format='%H %ct %s'` output; returns entries and bad lines (1-based).
+pub fn parse_git_log(text: &str) -> (Vec<GitLogEntry>, Vec<(usize, String)>) {
+    let mut out = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut it = line.splitn(3, ' ');
+        let sha = it.next().unwrap_or("");
+        let time = it.next().and_then(|t| t.parse::<i64>().ok());
+        match time {
+            Some(time) if sha.len() >= 7 && sha.bytes().all(|b| b.is_ascii_hexdigit()) => out.push(GitLogEntry {
+                sha: sha.to_ascii_lowercase(),
+                time,
+                subject: it.next().unwrap_or("").to_string(),
+            }),
+            _ => bad.push((i + 1, "expected `<sha> <unix time> <subject>`".to_string())),
+        }
+    }
+    (out, bad)
+}
+
+/// The published dataset, ready to write.
+pub struct Dataset {
+    pub index: Index,
+    pub series: Vec<SeriesShard>,
+    pub jobs: Vec<JobShard>,
+    /// Reproduce scripts by content hash.
+    pub scripts: BTreeMap<String, String>,
+}
+
+/// Identity of a report: its Message-ID, else its content.
+fn report_key(d: &Document) -> String {
+    match &d.message_id {
+        Some(m) => format!("mid:{m}"),
+        None => {
+            let mut h = paths::Fnv::new();
+            for s in &d.sections {
+                for c in &s.commits {
+                    h.write(c.as_bytes());
+                }
+                for r in &s.rows {
+                    h.write(r.metric.as_bytes());
+                    h.write(format!("{:?}{:?}", r.values, r.fails).as_bytes());
+                }
+            }
+            format!("content:{:016x}", h.finish())
+        }
+    }
+}
+
+/// Identity of every row of a document: abbreviated commits, metric and numbers.
+fn row_keys(d: &Document) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for s in &d.sections {
+        let cs: Vec<&str> = s.commits.iter().map(|c| if c.len() > 7 && is_hex(c) { &c[..7] } else { c.as_str() }).collect();
+        for r in &s.rows {
+            out.insert(format!("{cs:?}|{}|{:?}|{:?}|{:?}|{:?}", r.metric, r.values, r.stddev_pct, r.fails, r.runs));
+        }
+    }
+    out
+}
+
+fn row_count(d: &Document) -> usize {
+    d.sections.iter().map(|s| s.rows.len()).sum()
+}
+
+/// Merge documents that are the same report (the same mail in two folders, as .txt and .eml):
+/// keep the fullest copy and fill its gaps from the others.
+pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
+    docs.sort_by(|a, b| a.source.cmp(&b.source));
+    let mut groups: BTreeMap<String, Vec<Document>> = BTreeMap::new();
+    for d in docs {
+        groups.entry(report_key(&d)).or_default().push(d);
+    }
+    let mut out = Vec::new();
+    let mut dropped = 0;
+    // A copy without a Message-ID (a web page, a partial paste) whose every row is in another
+    // report is that report read twice.
+    let keyed: Vec<(String, HashSet<String>)> = groups.iter().map(|(k, g)| (k.clone(), row_keys(&g[0]))).collect();
+    let mut owner: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, (_, keys)) in keyed.iter().enumerate() {
+        for k in keys {
+            owner.entry(k.as_str()).or_default().push(i);
+        }
+    }
+    let mut merge_into: BTreeMap<String, String> = BTreeMap::new();
+    for (i, (k, keys)) in keyed.iter().enumerate() {
+        if !k.starts_with("content:") || keys.is_empty() {
+            continue;
+        }
+        let first = keys.iter().next().expect("non-empty");
+        let host = owner[first.as_str()].iter().copied().find(|&j| j != i && keyed[j].1.len() >= keys.len() && keys.iter().all(|r| keyed[j].1.contains(r)) && !merge_into.contains_key(&keyed[j].0));
+        if let Some(j) = host {
+            merge_into.insert(k.clone(), keyed[j].0.clone());
+        }
+    }
+    for (from, to) in &merge_into {
+        let g = groups.remove(from).expect("group");
+        groups.get_mut(to).expect("host group").extend(g);
+    }
+    for (_, mut g) in groups {
+        dropped += g.len() - 1;
+        // fullest first: most rows, then has a script, then source order
+        g.sort_by(|a, b| row_count(b).cmp(&row_count(a)).then(b.script.is_some().cmp(&a.script.is_some())).then(a.source.cmp(&b.source)));
+        let mut best = g.remove(0);
+        for o in g {
+            // a real reproduce file beats the "To reproduce:" prose of the mail body
+            if o.script.is_some() && (best.script.is_none() || o.script_is_file && !best.script_is_file) {
+                best.script = o.script;
+                best.script_is_file = o.script_is_file;
+            }
+            best.materials_url = best.materials_url.or(o.materials_url);
+            best.subject = best.subject.or(o.subject);
+            best.date = best.date.or(o.date);
+            best.from = best.from.or(o.from);
+            for n in o.notes {
+                if !best.notes.contains(&n) {
+                    best.notes.push(n);
+                }
+            }
+        }
+        out.push(best);
+    }
+    (out, dropped)
+}
+
+/// Month-day-year-time in any of the date spellings the reports use, as unix seconds (UTC).
+pub fn parse_date(s: &str) -> Option<i64> {
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let words: Vec<String> = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect();
+    let mi = words.iter().position(|w| w.len() >= 3 && MONTHS.contains(&&w[..3]))?;
+    let month = MONTHS.iter().position(|m| *m == &words[mi][..3])? as i64 + 1;
+    let num = |w: &String| w.parse::<i64>().ok();
+    // "19 Mar 2014" or "Mar 19 2014" / "Jun 07 2014"
+    let (day, year) = match (mi.checked_sub(1).and_then(|k| words.get(k)).and_then(num), words.get(mi + 1).and_then(num), words.get(mi + 2).and_then(num)) {
+        (Some(d), Some(y), _) if y > 1900 => (d, y),
+        (_, Some(d), Some(y)) if y > 1900 && d <= 31 => (d, y),
+        _ => return None,
+    };
+    let mut secs = 0;
+    if let Some(t) = words.iter().skip(mi).find(|w| w.matches(':').count() == 2) {
+        let p: Vec<i64> = t.split(':').filter_map(|x| x.parse().ok()).collect();
+        if p.len() == 3 {
+            secs = p[0] * 3600 + p[1] * 60 + p[2];
+        }
+    }
+    let tz = words.iter().skip(mi).find(|w| (w.starts_with('+') || w.starts_with('-')) && w.len() == 5).and_then(|w| {
+        let v: i64 = w[1..].parse().ok()?;
+        let off = (v / 100) * 3600 + (v % 100) * 60;
+        Some(if w.starts_with('-') { -off } else { off })
+    });
+    Some(days_from_civil(year, month, day) * 86400 + secs - tz.unwrap_or(0))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+fn is_hex(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Commit URL for a commit on `tree`: cgit on git.kernel.org, GitHub; `None` when unknown.
+pub fn default_commit_url(tree: Option<&str>, id: &str) -> Option<String> {
+    const TORVALDS: &str = "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git";
+    if !is_hex(id) {
+        // a release tag such as v6.16-rc4
+        let tag = id.strip_prefix('v')?;
+        if tag.starts_with(|c: char| c.is_ascii_digit()) && !id.contains('+') {
+            return Some(format!("{TORVALDS}/tag/?h={id}"));
+        }
+        return None;
+    }
+    let tree = tree.unwrap_or(TORVALDS);
+    if let Some(rest) = tree.strip_prefix("https://github.com/") {
+        let mut p = rest.split('/');
+        let (o, r) = (p.next()?, p.next()?);
+        return Some(format!("https://github.com/{o}/{}/commit/{id}", r.trim_end_matches(".git")));
+    }
+    let base = if let Some(rest) = tree.strip_prefix("https://git.kernel.org/cgit/") {
+        format!("https://git.kernel.org/pub/scm/{rest}")
+    } else if let Some(rest) = tree.strip_prefix("git://git.kernel.org/") {
+        format!("https://git.kernel.org/{rest}")
+    } else if tree.starts_with("https://git.kernel.org/") {
+        tree.to_string()
+    } else {
+        return None;
+    };
+    Some(format!("{}/commit/?id={id}", base.trim_end_matches('/')))
+}
+
+struct CommitTable {
+    /// canonical id → info
+    commits: BTreeMap<String, Commit>,
+    /// any id seen → canonical id
+    alias: HashMap<String, String>,
+}
+
+impl CommitTable {
+    fn build(docs: &[Document], git_log: &[GitLogEntry]) -> Self {
+        let mut ids: BTreeSet<String> = BTreeSet::new();
+        for d in docs {
+            for c in &d.commits {
+                ids.insert(c.id.clone());
+            }
+            for s in &d.sections {
+                ids.extend(s.commits.iter().cloned());
+            }
+        }
+        for g in git_log {
+            ids.insert(g.sha.clone());
+        }
+        // longest first, so each abbreviation finds the full id it abbreviates (if unambiguous)
+        let mut by_len: Vec<&String> = ids.iter().collect();
+        by_len.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        let mut alias = HashMap::new();
+        let mut canon: Vec<String> = Vec::new();
+        for id in by_len {
+            let target = if is_hex(id) && id.len() >= 7 {
+                let longer: Vec<&String> = canon.iter().filter(|c| c.len() > id.len() && c.starts_with(id.as_str())).collect();
+                if longer.len() == 1 {
+                    Some(longer[0].clone())
+                } else {
+                    None
+                }
+            } else {
+                None
+            };
+            match target {
+                Some(t) => {
+                    alias.insert(id.clone(), t);
+                }
+                None => {
+                    alias.insert(id.clone(), id.clone());
+                    canon.push(id.clone());
+                }
+            }
+        }
+        let mut commits: BTreeMap<String, Commit> = BTreeMap::new();
+        for id in &canon {
+            let tag = (!is_hex(id)).then(|| id.clone());
+            commits.insert(id.clone(), Commit { id: id.clone(), tag, ..Default::default() });
+        }
+        for d in docs {
+            for c in &d.commits {
+                let e = commits.get_mut(&alias[&c.id]).expect("canonical");
+                if e.subject.is_none() {
+                    e.subject = c.subject.clone();
+                }
+                if e.tree.is_none() && c.tree.is_some() {
+                    e.tree = c.tree.clone();
+                    e.branch = c.branch.clone();
+                }
+            }
+        }
+        for g in git_log {
+            let e = commits.get_mut(&alias[&g.sha]).expect("canonical");
+            e.time = Some(g.time);
+            if e.subject.is_none() && !g.subject.is_empty() {
+                e.subject = Some(g.subject.clone());
+            }
+        }
+        CommitTable { commits, alias }
+    }
+
+    fn canonical<'a>(&'a self, id: &'a str) -> &'a str {
+        self.alias.get(id).map(String::as_str).unwrap_or(id)
+    }
+}
+
+/// History order: git log time where known; else base→head edges of the reports, ties broken by
+/// the date of the first report that names the commit, then id.
+fn order_commits(table: &CommitTable, docs: &[Document], doc_time: &[Option<i64>], git_log: &[GitLogEntry]) -> Vec<String> {
+    let mut hint: BTreeMap<&str, i64> = BTreeMap::new();
+    for (d, t) in docs.iter().zip(doc_time) {
+        let t = t.unwrap_or(i64::MIN / 2);
+        for s in &d.sections {
+            for c in &s.commits {
+                let e = hint.entry(table.canonical(c)).or_insert(t);
+                *e = (*e).min(t);
+            }
+        }
+    }
+    let git_pos: HashMap<&str, usize> = {
+        let mut g: Vec<&GitLogEntry> = git_log.iter().collect();
+        // oldest first; git log prints newest first, so equal times keep reversed log order
+        g.reverse();
+        g.sort_by_key(|e| e.time);
+        g.iter().enumerate().map(|(i, e)| (table.canonical(&e.sha), i)).collect()
+    };
+    let mut edges: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for d in docs {
+        for s in &d.sections {
+            for w in s.commits.windows(2) {
+                let (a, b) = (table.canonical(&w[0]), table.canonical(&w[1]));
+                if a != b {
+                    edges.insert((a, b));
+                }
+            }
+        }
+    }
+    let key = |id: &str| -> (u8, i64, usize, String) {
+        match git_pos.get(id) {
+            Some(p) => (0, table.commits[id].time.unwrap_or(0), *p, id.to_string()),
+            None => (0, hint.get(id).copied().unwrap_or(i64::MAX / 2), usize::MAX, id.to_string()),
+        }
+    };
+    let mut indeg: BTreeMap<&str, usize> = table.commits.keys().map(|k| (k.as_str(), 0)).collect();
+    let mut out_edges: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (a, b) in &edges {
+        // with git log, its order wins over report edges
+        if git_pos.contains_key(a) && git_pos.contains_key(b) {
+            continue;
+        }
+        *indeg.get_mut(b).expect("node") += 1;
+        out_edges.entry(a).or_default().push(b);
+    }
+    let mut order = Vec::new();
+    let mut ready: BTreeSet<((u8, i64, usize, String), &str)> = indeg.iter().filter(|(_, d)| **d == 0).map(|(k, _)| (key(k), *k)).collect();
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    while order.len() < indeg.len() {
+        let next = match ready.iter().next().cloned() {
+            Some(n) => {
+                ready.remove(&n);
+                n.1
+            }
+            // a cycle of contradicting reports: take the earliest remaining commit
+            None => indeg.keys().filter(|k| !done.contains(*k)).min_by_key(|k| key(k)).copied().expect("remaining"),
+        };
+        if !done.insert(next) {
+            continue;
+        }
+        order.push(next.to_string());
+        for b in out_edges.get(next).cloned().unwrap_or_default() {
+            let d = indeg.get_mut(b).expect("node");
+            *d = d.saturating_sub(1);
+            if *d == 0 && !done.contains(b) {
+                ready.insert((key(b), b));
+            }
+        }
+    }
+    order
+}
+
+/// Monitor namespaces: metrics under them are never a testcase's KPI.
+const MONITORS: [&str; 40] = [
+    "vmstat", "proc-vmstat", "meminfo", "slabinfo", "numa-meminfo", "numa-vmstat", "numa-numastat", "iostat", "mpstat", "turbostat", "cpuidle",
+    "softirqs", "interrupts", "sched_debug", "perf-stat", "perf-profile", "perf-sched", "perf-c2c", "lock_stat", "uptime", "boot-time", "diskstats",
+    "pagetypeinfo", "buddyinfo", "pmeter", "energy", "time", "dmesg", "kmsg", "stderr", "last_state", "latency_stats", "cpuidle-time", "perf-sched-lat", "netstat", "sockstat", "proc-stat", "pmeter-power", "ftrace", "kernel-size",
+];
+
+fn is_kpi(metric: &str) -> bool {
+    let ns = metric.split('.').next().unwrap_or("");
+    metric.contains('.') && !MONITORS.contains(&ns) && !metric.contains(".time.")
+}
+
+/// Build the dataset from documents (any order; sorted here for determinism).
+pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
+    let (mut docs, duplicates) = dedup_documents(docs);
+    let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
+    // reports in time order (undated first: they must not pass for the latest), then source
+    let mut idx: Vec<usize> = (0..docs.len()).collect();
+    idx.sort_by(|&a, &b| doc_time[a].unwrap_or(i64::MIN).cmp(&doc_time[b].unwrap_or(i64::MIN)).then(docs[a].source.cmp(&docs[b].source)));
+    let doc_time: Vec<Option<i64>> = idx.iter().map(|&i| doc_time[i]).collect();
+    let mut sorted = Vec::with_capacity(docs.len());
+    let mut slots: Vec<Option<Document>> = docs.drain(..).map(Some).collect();
+    for i in idx {
+        sorted.push(slots[i].take().expect("each once"));
+    }
+    let docs = sorted;
+
+    let table = CommitTable::build(&docs, &opts.git_log);
+    let order = order_commits(&table, &docs, &doc_time, &opts.git_log);
+    let commit_pos: HashMap<&str, u32> = order.iter().enumerate().map(|(i, id)| (id.as_str(), i as u32)).collect();
+    let commits: Vec<Commit> = order
+        .iter()
+        .map(|id| {
+            let mut c = table.commits[id].clone();
+            c.url = match &opts.commit_url {
+                Some(t) if is_hex(&c.id) => Some(t.replace("{sha}", &c.id)),
+                _ => default_commit_url(c.tree.as_deref(), &c.id),
+            };
+            c
+        })
+        .collect();
+    let pos_of = |id: &str| commit_pos[table.canonical(id)];
+
+    // jobs
+    let mut job_keys: BTreeSet<JobKey> = BTreeSet::new();
+    for d in &docs {
+        for s in &d.sections {
+            for r in &s.rows {
+                if usable(r) {
+                    job_keys.insert(r.job.clone());
+                }
+            }
+        }
+    }
+    let job_keys: Vec<JobKey> = job_keys.into_iter().collect();
+    let job_pos: HashMap<&JobKey, u32> = job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
+    let mut jobs: Vec<Job> = job_keys
+        .iter()
+        .map(|k| Job { id: model::job_id(&k.testcase, &k.machine, &k.params), testcase: k.testcase.clone(), machine: k.machine.clone(), params: k.params.clone(), script: None })
+        .collect();
+
+    // scripts, reports, points
+    let mut scripts = BTreeMap::new();
+    let mut reports = Vec::new();
+    let mut series: BTreeMap<(u32, String), Points> = BTreeMap::new();
+    let mut fail_metrics: BTreeSet<String> = BTreeSet::new();
+    let mut rows_total = 0;
+    for (ri, d) in docs.iter().enumerate() {
+        let script_hash = d.script.as_ref().map(|s| {
+            let h = paths::hash_hex(s.as_bytes());
+            scripts.insert(h.clone(), s.clone());
+            h
+        });
+        let mut sections = Vec::new();
+        for (si, s) in d.sections.iter().enumerate() {
+            rows_total += s.rows.len();
+            let cols: Vec<u32> = s.commits.iter().map(|c| pos_of(c)).collect();
+            let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos[&r.job]);
+            if si == 0 {
+                // the reproduce script of a report belongs to the job of its first table
+                for r in s.rows.iter().filter(|r| usable(r)) {
+                    if let Some(h) = &script_hash {
+                        jobs[job_pos[&r.job] as usize].script = Some(h.clone());
+                    }
+                }
+            }
+            sections.push(SectionMeta { job: first_job, commits: cols.clone(), rows: s.rows.len(), machine: s.machine_desc.clone() });
+            for r in s.rows.iter().filter(|r| usable(r)) {
+                let j = job_pos[&r.job];
+                if r.kind == RowKind::Fail {
+                    fail_metrics.insert(r.metric.clone());
+                }
+                let p = series.entry((j, r.metric.clone())).or_default();
+                for (c, &commit) in cols.iter().enumerate() {
+                    let (mean, fails) = if r.kind == RowKind::Fail {
+                        let f = r.fails.get(c).copied().flatten();
+                        let n = r.runs.get(c).copied().flatten();
+                        match (f, n) {
+                            (Some(f), Some(n)) if n > 0 => (Some(100.0 * f as f64 / n as f64), Some(f)),
+                            _ => (None, None),
+                        }
+                    } else {
+                        (r.values.get(c).copied().flatten(), None)
+                    };
+                    let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
+                    // the same observation twice in one report (a base column repeated per table)
+                    let dup = (0..p.len()).any(|k| p.commit[k] == commit && p.report[k] == ri as u32 && p.mean[k] == Some(mean));
+                    if dup {
+                        continue;
+                    }
+                    p.commit.push(commit);
+                    p.mean.push(Some(mean));
+                    p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
+                    p.runs.push(r.runs.get(c).copied().flatten());
+                    p.report.push(ri as u32);
+                    p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
+                    p.base.push(if c == 0 { None } else { Some(cols[0]) });
+                    p.fails.push(fails);
+                    p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
+                }
+            }
+        }
+        let id = match &d.message_id {
+            Some(m) => paths::hash_hex(m.as_bytes()),
+            None => paths::hash_hex(report_key(d).as_bytes()),
+        };
+        reports.push(ReportMeta {
+            id,
+            kind: d.kind,
+            source: d.source.clone(),
+            message_id: d.message_id.clone(),
+            subject: d.subject.clone(),
+            from: d.from.clone(),
+            date: d.date.clone(),
+            url: match (&d.message_id, d.kind) {
+                (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{m}/")),
+                _ => None,
+            },
+            materials_url: d.materials_url.clone(),
+            script: script_hash,
+            sections,
+            notes: d.notes.clone(),
+        });
+    }
+    // sort each series' observations by commit order, then report
+    for p in series.values_mut() {
+        sort_points(p);
+    }
+
+    // metrics
+    let metric_names: BTreeSet<&String> = series.keys().map(|(_, m)| m).collect();
+    let metrics: Vec<MetricInfo> = metric_names
+        .iter()
+        .map(|m| MetricInfo { name: (*m).clone(), direction: (opts.weight)(m), kpi: is_kpi(m), fail: fail_metrics.contains(*m) })
+        .collect();
+    let metric_pos: HashMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
+
+    // headlines, newest report first
+    let mut headlines = Vec::new();
+    for (ri, d) in docs.iter().enumerate().rev() {
+        for h in &d.headlines {
+            // the section that has this metric for this testcase
+            let hit = d.sections.iter().find_map(|s| s.rows.iter().find(|r| usable(r) && r.metric == h.metric && (h.testcase.is_empty() || r.job.testcase == h.testcase)).map(|r| (s, r)));
+            let (job, base, head, change) = match hit {
+                Some((s, r)) => (Some(job_pos[&r.job]), s.commits.first().map(|c| pos_of(c)), s.commits.get(1).map(|c| pos_of(c)), r.changes.first().copied().flatten().or(h.change)),
+                None => (None, None, None, h.change),
+            };
+            let word = if h.word.is_empty() {
+                match Direction::of((opts.weight)(&h.metric), change.unwrap_or(0.0)) {
+                    Direction::Undefined => String::new(),
+                    dir => dir.as_str().to_string(),
+                }
+            } else {
+                h.word.clone()
+            };
+            headlines.push(Headline { report: ri as u32, job, testcase: h.testcase.clone(), metric: h.metric.clone(), change, word, base, head });
+        }
+    }
+
+    // testcases
+    let mut tcs: BTreeMap<&str, TestcaseInfo> = BTreeMap::new();
+    for (i, j) in jobs.iter().enumerate() {
+        tcs.entry(&j.testcase).or_insert_with(|| TestcaseInfo { name: j.testcase.clone(), ..Default::default() }).jobs.push(i as u32);
+    }
+    let mut tc_metrics: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+    for (j, m) in series.keys() {
+        tc_metrics.entry(&jobs[*j as usize].testcase).or_default().insert(metric_pos[m.as_str()]);
+    }
+    for (tc, info) in tcs.iter_mut() {
+        info.metrics = tc_metrics.get(tc).map(|s| s.iter().copied().collect()).unwrap_or_default();
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for h in headlines.iter().filter(|h| h.testcase == *tc) {
+            *counts.entry(&h.metric).or_default() += 1;
+        }
+        let mut hm: Vec<(&str, usize)> = counts.into_iter().collect();
+        hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        info.headline_metrics = hm.into_iter().map(|(m, _)| m.to_string()).collect();
+    }
+    let testcases: Vec<TestcaseInfo> = tcs.into_values().collect();
+
+    // shards
+    let mut by_tc_metric: BTreeMap<(String, String), Vec<SeriesData>> = BTreeMap::new();
+    let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
+    let mut points_total = 0;
+    for ((j, m), p) in &series {
+        points_total += p.len();
+        let sd = SeriesData { job: *j, metric: m.clone(), points: compact(p.clone()) };
+        by_tc_metric.entry((jobs[*j as usize].testcase.clone(), m.clone())).or_default().push(sd.clone());
+        by_job.entry(*j).or_default().push(sd);
+    }
+    let series_shards: Vec<SeriesShard> = by_tc_metric.into_iter().map(|((tc, m), s)| SeriesShard { schema: SCHEMA_VERSION, testcase: tc, metric: m, series: s }).collect();
+    let job_shards: Vec<JobShard> = by_job.into_iter().map(|(j, s)| JobShard { schema: SCHEMA_VERSION, job: jobs[j as usize].id.clone(), series: s }).collect();
+
+    let totals = Totals { reports: reports.len(), jobs: jobs.len(), series: series.len(), points: points_total, rows: rows_total };
+    let index = Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals };
+    (Dataset { index, series: series_shards, jobs: job_shards, scripts }, duplicates)
+}
+
+/// Rows that become series: a known testcase and metric, not a TOTAL over testboxes.
+fn usable(r: &crate::doc::Row) -> bool {
+    !r.aggregate && !r.metric.is_empty() && !r.job.testcase.is_empty()
+}
+
+fn sort_points(p: &mut Points) {
+    let mut idx: Vec<usize> = (0..p.len()).collect();
+    idx.sort_by_key(|&i| (p.commit[i], p.report[i]));
+    macro_rules! permute {
+        ($($f:ident),*) => { $( p.$f = idx.iter().map(|&i| p.$f[i].clone()).collect(); )* };
+    }
+    permute!(commit, mean, stddev_pct, runs, report, change, base, fails, values);
+}
+
+/// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.
+fn compact(mut p: Points) -> Points {
+    if p.fails.iter().all(Option::is_none) {
+        p.fails.clear();
+    }
+    if p.values.iter().all(Vec::is_empty) {
+        p.values.clear();
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_of_every_spelling() {
+        assert_eq!(parse_date("Wed, 19 Mar 2014 10:21:21 +0800"), Some(1395195681));
+        assert_eq!(parse_date("Sat Jun 07 2014 - 02:53:25 EST").map(|t| t / 86400), Some(16228));
+        assert_eq!(parse_date("Sat, 16 Aug 2014 15:52:33 +0800 [thread overview]"), Some(1408175553));
+        assert_eq!(parse_date("yesterday"), None);
+    }
+
+    #[test]
+    fn commit_urls() {
+        assert_eq!(
+            default_commit_url(Some("https://git.kernel.org/cgit/fs/xfs/xfs-linux.git"), "19957a181608d25c8f4136652d0ea00b3738972d").as_deref(),
+            Some("https://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git/commit/?id=19957a181608d25c8f4136652d0ea00b3738972d")
+        );
+        assert_eq!(
+            default_commit_url(Some("git://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git"), "66431c4de99").as_deref(),
+            Some("https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git/commit/?id=66431c4de99")
+        );
+        assert_eq!(default_commit_url(Some("https://github.com/intel-lab-lkp/linux/commits/x"), "abcdef1").as_deref(), Some("https://github.com/intel-lab-lkp/linux/commit/abcdef1"));
+        assert_eq!(default_commit_url(None, "v6.16-rc4").as_deref(), Some("https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tag/?h=v6.16-rc4"));
+        assert_eq!(default_commit_url(None, "3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+"), None);
+        assert_eq!(default_commit_url(Some("git://neil.brown.name/md"), "cf170f3fa451"), None);
+    }
+
+    #[test]
+    fn git_log_lines() {
+        let (e, bad) = parse_git_log("19957a181608d25c8f4136652d0ea00b3738972d 1525000000 xfs: Correctly invert\nnonsense\n");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].time, 1525000000);
+        assert_eq!(bad, vec![(2, "expected `<sha> <unix time> <subject>`".to_string())]);
+    }
+}
