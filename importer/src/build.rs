@@ -2,7 +2,10 @@
 //! jobs and series keyed, points collected, headlines resolved to their jobs and commits.
 
 use crate::doc::{Document, JobKey, RowKind};
-use model::{paths, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo, Points, ReportMeta, SectionMeta, SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION};
+use model::{
+    paths, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo, Points, ReportMeta, SectionMeta, SeriesData,
+    SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// How to build.
@@ -78,7 +81,8 @@ fn report_key(d: &Document) -> String {
 fn row_keys(d: &Document) -> HashSet<String> {
     let mut out = HashSet::new();
     for s in &d.sections {
-        let cs: Vec<&str> = s.commits.iter().map(|c| if c.len() > 7 && is_hex(c) { &c[..7] } else { c.as_str() }).collect();
+        let cs: Vec<&str> =
+            s.commits.iter().map(|c| if c.len() > 7 && is_hex(c) { &c[..7] } else { c.as_str() }).collect();
         for r in &s.rows {
             out.insert(format!("{cs:?}|{}|{:?}|{:?}|{:?}|{:?}", r.metric, r.values, r.stddev_pct, r.fails, r.runs));
         }
@@ -115,7 +119,12 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
             continue;
         }
         let first = keys.iter().next().expect("non-empty");
-        let host = owner[first.as_str()].iter().copied().find(|&j| j != i && keyed[j].1.len() >= keys.len() && keys.iter().all(|r| keyed[j].1.contains(r)) && !merge_into.contains_key(&keyed[j].0));
+        let host = owner[first.as_str()].iter().copied().find(|&j| {
+            j != i
+                && keyed[j].1.len() >= keys.len()
+                && keys.iter().all(|r| keyed[j].1.contains(r))
+                && !merge_into.contains_key(&keyed[j].0)
+        });
         if let Some(j) = host {
             merge_into.insert(k.clone(), keyed[j].0.clone());
         }
@@ -127,7 +136,12 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
     for (_, mut g) in groups {
         dropped += g.len() - 1;
         // fullest first: most rows, then has a script, then source order
-        g.sort_by(|a, b| row_count(b).cmp(&row_count(a)).then(b.script.is_some().cmp(&a.script.is_some())).then(a.source.cmp(&b.source)));
+        g.sort_by(|a, b| {
+            row_count(b)
+                .cmp(&row_count(a))
+                .then(b.script.is_some().cmp(&a.script.is_some()))
+                .then(a.source.cmp(&b.source))
+        });
         let mut best = g.remove(0);
         for o in g {
             // a real reproduce file beats the "To reproduce:" prose of the mail body
@@ -153,12 +167,20 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
 /// Month-day-year-time in any of the date spellings the reports use, as unix seconds (UTC).
 pub fn parse_date(s: &str) -> Option<i64> {
     const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-    let words: Vec<String> = s.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect();
+    let words: Vec<String> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
     let mi = words.iter().position(|w| w.len() >= 3 && MONTHS.contains(&&w[..3]))?;
     let month = MONTHS.iter().position(|m| *m == &words[mi][..3])? as i64 + 1;
     let num = |w: &String| w.parse::<i64>().ok();
     // "19 Mar 2014" or "Mar 19 2014" / "Jun 07 2014"
-    let (day, year) = match (mi.checked_sub(1).and_then(|k| words.get(k)).and_then(num), words.get(mi + 1).and_then(num), words.get(mi + 2).and_then(num)) {
+    let (day, year) = match (
+        mi.checked_sub(1).and_then(|k| words.get(k)).and_then(num),
+        words.get(mi + 1).and_then(num),
+        words.get(mi + 2).and_then(num),
+    ) {
         (Some(d), Some(y), _) if y > 1900 => (d, y),
         (_, Some(d), Some(y)) if y > 1900 && d <= 31 => (d, y),
         _ => return None,
@@ -250,7 +272,8 @@ impl CommitTable {
         let mut canon: Vec<String> = Vec::new();
         for id in by_len {
             let target = if is_hex(id) && id.len() >= 7 {
-                let longer: Vec<&String> = canon.iter().filter(|c| c.len() > id.len() && c.starts_with(id.as_str())).collect();
+                let longer: Vec<&String> =
+                    canon.iter().filter(|c| c.len() > id.len() && c.starts_with(id.as_str())).collect();
                 if longer.len() == 1 {
                     Some(longer[0].clone())
                 } else {
@@ -303,7 +326,12 @@ impl CommitTable {
 
 /// History order: git log time where known; else base→head edges of the reports, ties broken by
 /// the date of the first report that names the commit, then id.
-fn order_commits(table: &CommitTable, docs: &[Document], doc_time: &[Option<i64>], git_log: &[GitLogEntry]) -> Vec<String> {
+fn order_commits(
+    table: &CommitTable,
+    docs: &[Document],
+    doc_time: &[Option<i64>],
+    git_log: &[GitLogEntry],
+) -> Vec<String> {
     let mut hint: BTreeMap<&str, i64> = BTreeMap::new();
     for (d, t) in docs.iter().zip(doc_time) {
         let t = t.unwrap_or(i64::MIN / 2);
@@ -332,7 +360,8 @@ fn order_commits(table: &CommitTable, docs: &[Document], doc_time: &[Option<i64>
             }
         }
     }
-    let key = |id: &str| -> (u8, i64, usize, String) {
+    type Key = (u8, i64, usize, String);
+    let key = |id: &str| -> Key {
         match git_pos.get(id) {
             Some(p) => (0, table.commits[id].time.unwrap_or(0), *p, id.to_string()),
             None => (0, hint.get(id).copied().unwrap_or(i64::MAX / 2), usize::MAX, id.to_string()),
@@ -349,7 +378,7 @@ fn order_commits(table: &CommitTable, docs: &[Document], doc_time: &[Option<i64>
         out_edges.entry(a).or_default().push(b);
     }
     let mut order = Vec::new();
-    let mut ready: BTreeSet<((u8, i64, usize, String), &str)> = indeg.iter().filter(|(_, d)| **d == 0).map(|(k, _)| (key(k), *k)).collect();
+    let mut ready: BTreeSet<(Key, &str)> = indeg.iter().filter(|(_, d)| **d == 0).map(|(k, _)| (key(k), *k)).collect();
     let mut done: BTreeSet<&str> = BTreeSet::new();
     while order.len() < indeg.len() {
         let next = match ready.iter().next().cloned() {
@@ -377,9 +406,46 @@ fn order_commits(table: &CommitTable, docs: &[Document], doc_time: &[Option<i64>
 
 /// Monitor namespaces: metrics under them are never a testcase's KPI.
 const MONITORS: [&str; 40] = [
-    "vmstat", "proc-vmstat", "meminfo", "slabinfo", "numa-meminfo", "numa-vmstat", "numa-numastat", "iostat", "mpstat", "turbostat", "cpuidle",
-    "softirqs", "interrupts", "sched_debug", "perf-stat", "perf-profile", "perf-sched", "perf-c2c", "lock_stat", "uptime", "boot-time", "diskstats",
-    "pagetypeinfo", "buddyinfo", "pmeter", "energy", "time", "dmesg", "kmsg", "stderr", "last_state", "latency_stats", "cpuidle-time", "perf-sched-lat", "netstat", "sockstat", "proc-stat", "pmeter-power", "ftrace", "kernel-size",
+    "vmstat",
+    "proc-vmstat",
+    "meminfo",
+    "slabinfo",
+    "numa-meminfo",
+    "numa-vmstat",
+    "numa-numastat",
+    "iostat",
+    "mpstat",
+    "turbostat",
+    "cpuidle",
+    "softirqs",
+    "interrupts",
+    "sched_debug",
+    "perf-stat",
+    "perf-profile",
+    "perf-sched",
+    "perf-c2c",
+    "lock_stat",
+    "uptime",
+    "boot-time",
+    "diskstats",
+    "pagetypeinfo",
+    "buddyinfo",
+    "pmeter",
+    "energy",
+    "time",
+    "dmesg",
+    "kmsg",
+    "stderr",
+    "last_state",
+    "latency_stats",
+    "cpuidle-time",
+    "perf-sched-lat",
+    "netstat",
+    "sockstat",
+    "proc-stat",
+    "pmeter-power",
+    "ftrace",
+    "kernel-size",
 ];
 
 fn is_kpi(metric: &str) -> bool {
@@ -393,7 +459,9 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
     // reports in time order (undated first: they must not pass for the latest), then source
     let mut idx: Vec<usize> = (0..docs.len()).collect();
-    idx.sort_by(|&a, &b| doc_time[a].unwrap_or(i64::MIN).cmp(&doc_time[b].unwrap_or(i64::MIN)).then(docs[a].source.cmp(&docs[b].source)));
+    idx.sort_by(|&a, &b| {
+        doc_time[a].unwrap_or(i64::MIN).cmp(&doc_time[b].unwrap_or(i64::MIN)).then(docs[a].source.cmp(&docs[b].source))
+    });
     let doc_time: Vec<Option<i64>> = idx.iter().map(|&i| doc_time[i]).collect();
     let mut sorted = Vec::with_capacity(docs.len());
     let mut slots: Vec<Option<Document>> = docs.drain(..).map(Some).collect();
@@ -433,7 +501,13 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     let job_pos: HashMap<&JobKey, u32> = job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
     let mut jobs: Vec<Job> = job_keys
         .iter()
-        .map(|k| Job { id: model::job_id(&k.testcase, &k.machine, &k.params), testcase: k.testcase.clone(), machine: k.machine.clone(), params: k.params.clone(), script: None })
+        .map(|k| Job {
+            id: model::job_id(&k.testcase, &k.machine, &k.params),
+            testcase: k.testcase.clone(),
+            machine: k.machine.clone(),
+            params: k.params.clone(),
+            script: None,
+        })
         .collect();
 
     // scripts, reports, points
@@ -461,7 +535,12 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                     }
                 }
             }
-            sections.push(SectionMeta { job: first_job, commits: cols.clone(), rows: s.rows.len(), machine: s.machine_desc.clone() });
+            sections.push(SectionMeta {
+                job: first_job,
+                commits: cols.clone(),
+                rows: s.rows.len(),
+                machine: s.machine_desc.clone(),
+            });
             for r in s.rows.iter().filter(|r| usable(r)) {
                 let j = job_pos[&r.job];
                 if r.kind == RowKind::Fail {
@@ -481,7 +560,8 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                     };
                     let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
                     // the same observation twice in one report (a base column repeated per table)
-                    let dup = (0..p.len()).any(|k| p.commit[k] == commit && p.report[k] == ri as u32 && p.mean[k] == Some(mean));
+                    let dup = (0..p.len())
+                        .any(|k| p.commit[k] == commit && p.report[k] == ri as u32 && p.mean[k] == Some(mean));
                     if dup {
                         continue;
                     }
@@ -490,7 +570,11 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                     p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
                     p.runs.push(r.runs.get(c).copied().flatten());
                     p.report.push(ri as u32);
-                    p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
+                    p.change.push(if c == 0 {
+                        None
+                    } else {
+                        r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite())
+                    });
                     p.base.push(if c == 0 { None } else { Some(cols[0]) });
                     p.fails.push(fails);
                     p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
@@ -528,7 +612,12 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     let metric_names: BTreeSet<&String> = series.keys().map(|(_, m)| m).collect();
     let metrics: Vec<MetricInfo> = metric_names
         .iter()
-        .map(|m| MetricInfo { name: (*m).clone(), direction: (opts.weight)(m), kpi: is_kpi(m), fail: fail_metrics.contains(*m) })
+        .map(|m| MetricInfo {
+            name: (*m).clone(),
+            direction: (opts.weight)(m),
+            kpi: is_kpi(m),
+            fail: fail_metrics.contains(*m),
+        })
         .collect();
     let metric_pos: HashMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
 
@@ -537,9 +626,21 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     for (ri, d) in docs.iter().enumerate().rev() {
         for h in &d.headlines {
             // the section that has this metric for this testcase
-            let hit = d.sections.iter().find_map(|s| s.rows.iter().find(|r| usable(r) && r.metric == h.metric && (h.testcase.is_empty() || r.job.testcase == h.testcase)).map(|r| (s, r)));
+            let hit = d.sections.iter().find_map(|s| {
+                s.rows
+                    .iter()
+                    .find(|r| {
+                        usable(r) && r.metric == h.metric && (h.testcase.is_empty() || r.job.testcase == h.testcase)
+                    })
+                    .map(|r| (s, r))
+            });
             let (job, base, head, change) = match hit {
-                Some((s, r)) => (Some(job_pos[&r.job]), s.commits.first().map(|c| pos_of(c)), s.commits.get(1).map(|c| pos_of(c)), r.changes.first().copied().flatten().or(h.change)),
+                Some((s, r)) => (
+                    Some(job_pos[&r.job]),
+                    s.commits.first().map(|c| pos_of(c)),
+                    s.commits.get(1).map(|c| pos_of(c)),
+                    r.changes.first().copied().flatten().or(h.change),
+                ),
                 None => (None, None, None, h.change),
             };
             let word = if h.word.is_empty() {
@@ -550,14 +651,26 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             } else {
                 h.word.clone()
             };
-            headlines.push(Headline { report: ri as u32, job, testcase: h.testcase.clone(), metric: h.metric.clone(), change, word, base, head });
+            headlines.push(Headline {
+                report: ri as u32,
+                job,
+                testcase: h.testcase.clone(),
+                metric: h.metric.clone(),
+                change,
+                word,
+                base,
+                head,
+            });
         }
     }
 
     // testcases
     let mut tcs: BTreeMap<&str, TestcaseInfo> = BTreeMap::new();
     for (i, j) in jobs.iter().enumerate() {
-        tcs.entry(&j.testcase).or_insert_with(|| TestcaseInfo { name: j.testcase.clone(), ..Default::default() }).jobs.push(i as u32);
+        tcs.entry(&j.testcase)
+            .or_insert_with(|| TestcaseInfo { name: j.testcase.clone(), ..Default::default() })
+            .jobs
+            .push(i as u32);
     }
     let mut tc_metrics: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
     for (j, m) in series.keys() {
@@ -585,10 +698,22 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         by_tc_metric.entry((jobs[*j as usize].testcase.clone(), m.clone())).or_default().push(sd.clone());
         by_job.entry(*j).or_default().push(sd);
     }
-    let series_shards: Vec<SeriesShard> = by_tc_metric.into_iter().map(|((tc, m), s)| SeriesShard { schema: SCHEMA_VERSION, testcase: tc, metric: m, series: s }).collect();
-    let job_shards: Vec<JobShard> = by_job.into_iter().map(|(j, s)| JobShard { schema: SCHEMA_VERSION, job: jobs[j as usize].id.clone(), series: s }).collect();
+    let series_shards: Vec<SeriesShard> = by_tc_metric
+        .into_iter()
+        .map(|((tc, m), s)| SeriesShard { schema: SCHEMA_VERSION, testcase: tc, metric: m, series: s })
+        .collect();
+    let job_shards: Vec<JobShard> = by_job
+        .into_iter()
+        .map(|(j, s)| JobShard { schema: SCHEMA_VERSION, job: jobs[j as usize].id.clone(), series: s })
+        .collect();
 
-    let totals = Totals { reports: reports.len(), jobs: jobs.len(), series: series.len(), points: points_total, rows: rows_total };
+    let totals = Totals {
+        reports: reports.len(),
+        jobs: jobs.len(),
+        series: series.len(),
+        points: points_total,
+        rows: rows_total,
+    };
     let index = Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals };
     (Dataset { index, series: series_shards, jobs: job_shards, scripts }, duplicates)
 }
@@ -637,18 +762,29 @@ mod tests {
             Some("https://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git/commit/?id=19957a181608d25c8f4136652d0ea00b3738972d")
         );
         assert_eq!(
-            default_commit_url(Some("git://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git"), "66431c4de99").as_deref(),
+            default_commit_url(
+                Some("git://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git"),
+                "66431c4de99"
+            )
+            .as_deref(),
             Some("https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git/commit/?id=66431c4de99")
         );
-        assert_eq!(default_commit_url(Some("https://github.com/intel-lab-lkp/linux/commits/x"), "abcdef1").as_deref(), Some("https://github.com/intel-lab-lkp/linux/commit/abcdef1"));
-        assert_eq!(default_commit_url(None, "v6.16-rc4").as_deref(), Some("https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tag/?h=v6.16-rc4"));
+        assert_eq!(
+            default_commit_url(Some("https://github.com/intel-lab-lkp/linux/commits/x"), "abcdef1").as_deref(),
+            Some("https://github.com/intel-lab-lkp/linux/commit/abcdef1")
+        );
+        assert_eq!(
+            default_commit_url(None, "v6.16-rc4").as_deref(),
+            Some("https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tag/?h=v6.16-rc4")
+        );
         assert_eq!(default_commit_url(None, "3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+"), None);
         assert_eq!(default_commit_url(Some("git://neil.brown.name/md"), "cf170f3fa451"), None);
     }
 
     #[test]
     fn git_log_lines() {
-        let (e, bad) = parse_git_log("19957a181608d25c8f4136652d0ea00b3738972d 1525000000 xfs: Correctly invert\nnonsense\n");
+        let (e, bad) =
+            parse_git_log("19957a181608d25c8f4136652d0ea00b3738972d 1525000000 xfs: Correctly invert\nnonsense\n");
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].time, 1525000000);
         assert_eq!(bad, vec![(2, "expected `<sha> <unix time> <subject>`".to_string())]);

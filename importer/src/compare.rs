@@ -95,17 +95,11 @@ fn lists() -> &'static Lists {
         failure: PatternList::new(include_str!("../data/failure"), Anchor::Start),
         pass: PatternList::new(include_str!("../data/pass"), Anchor::Start),
         perf_prefixes: PatternList::new(&perf_prefix_lines(), Anchor::Start),
-        perf_patterns: PatternList::new(
-            include_str!("../data/perf-metrics-patterns"),
-            Anchor::Anywhere,
-        ),
+        perf_patterns: PatternList::new(include_str!("../data/perf-metrics-patterns"), Anchor::Anywhere),
         thresholds: thresholds(include_str!("../data/perf-metrics-threshold.yaml")),
         denylist: PatternList::new(include_str!("../data/stat-denylist"), Anchor::Anywhere),
         allowlist: PatternList::new(include_str!("../data/stat-allowlist"), Anchor::Anywhere),
-        report_allowlist: PatternList::new(
-            include_str!("../data/report-allowlist"),
-            Anchor::Anywhere,
-        ),
+        report_allowlist: PatternList::new(include_str!("../data/report-allowlist"), Anchor::Anywhere),
     })
 }
 
@@ -114,28 +108,15 @@ fn lists() -> &'static Lists {
 /// tests are those of `etc/linux-perf-test-cases` and the test names the direction lists start with
 /// (`fxmark`, `fio`, `pts`…: every KPI there belongs to a performance test).
 fn perf_prefix_lines() -> String {
-    let mut lines: Vec<String> = include_str!("../data/perf-metrics-prefixes")
-        .lines()
-        .map(str::to_string)
-        .collect();
-    let mut tests: BTreeSet<String> = include_str!("../data/linux-perf-test-cases")
-        .lines()
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect();
-    for text in [
-        include_str!("../data/index-perf-all.yaml"),
-        include_str!("../data/index-latency-all.yaml"),
-    ] {
+    let mut lines: Vec<String> = include_str!("../data/perf-metrics-prefixes").lines().map(str::to_string).collect();
+    let mut tests: BTreeSet<String> =
+        include_str!("../data/linux-perf-test-cases").lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+    for text in [include_str!("../data/index-perf-all.yaml"), include_str!("../data/index-latency-all.yaml")] {
         for line in text.lines() {
             let Some((head, _)) = line.split_once("\\.") else {
                 continue;
             };
-            if !head.is_empty()
-                && head
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-            {
+            if !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
                 tests.insert(head.to_string());
             }
         }
@@ -201,10 +182,7 @@ fn reasonable_perf_change(stat: &str, delta: f64, max: f64) -> bool {
     }
     if stat.starts_with("iostat") {
         max > 1.0
-    } else if ["pagetypeinfo", "buddyinfo", "slabinfo"]
-        .iter()
-        .any(|p| stat.starts_with(p))
-    {
+    } else if ["pagetypeinfo", "buddyinfo", "slabinfo"].iter().any(|p| stat.starts_with(p)) {
         delta > 100.0
     } else if stat.starts_with("proc-vmstat") || stat.contains("meminfo") {
         max > 1000.0
@@ -241,21 +219,13 @@ impl Summary {
         let mut sorted = values.to_vec();
         sorted.sort_by(f64::total_cmp);
         let margin = (sorted.len() >> 5).min(max_margin);
-        let sorted = if sorted.len() > 2 * margin {
-            sorted[margin..sorted.len() - margin].to_vec()
-        } else {
-            Vec::new()
-        };
+        let sorted =
+            if sorted.len() > 2 * margin { sorted[margin..sorted.len() - margin].to_vec() } else { Vec::new() };
         let (min, mean, max) = match sorted.len() {
             0 => (0.0, 0.0, 0.0),
             n => (sorted[0], sorted[n / 2], sorted[n - 1]),
         };
-        Summary {
-            sorted,
-            min,
-            mean,
-            max,
-        }
+        Summary { sorted, min, mean, max }
     }
 
     fn len(&self) -> f64 {
@@ -274,18 +244,12 @@ const INCOMPLETE_RUN: &str = "last_state.is_incomplete_run";
 
 /// lkp's records of the changed stats, sorted by stat name.
 pub fn lkp_records(base: &Matrix, head: &Matrix, opts: &CompareOptions) -> Vec<StatRecord> {
-    find_changed(base, head, opts)
-        .into_values()
-        .map(|f| f.record)
-        .collect()
+    find_changed(base, head, opts).into_values().map(|f| f.record).collect()
 }
 
 /// The changed stats between two commits' matrices (base first), sorted by stat name.
 pub fn changed_stats(base: &Matrix, head: &Matrix, opts: &CompareOptions) -> Vec<ChangedStat> {
-    find_changed(base, head, opts)
-        .into_values()
-        .map(|f| summarize(&f))
-        .collect()
+    find_changed(base, head, opts).into_values().map(|f| summarize(&f)).collect()
 }
 
 fn summarize(f: &Found) -> ChangedStat {
@@ -350,12 +314,7 @@ fn filter_incomplete_run(m: &Matrix) -> Matrix {
     m.iter()
         .filter(|(k, _)| *k != INCOMPLETE_RUN)
         .map(|(k, v)| {
-            let kept = v
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| flags.get(*i) != Some(&1.0))
-                .map(|(_, x)| *x)
-                .collect();
+            let kept = v.iter().enumerate().filter(|(i, _)| flags.get(*i) != Some(&1.0)).map(|(_, x)| *x).collect();
             (k.clone(), kept)
         })
         .collect()
@@ -386,16 +345,7 @@ fn compare_pass(
     let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
     let b_bases: BTreeSet<&str> = b.keys().map(|k| stat_key_base(k)).collect();
     for k in keys {
-        let ctx = StatContext {
-            k,
-            a,
-            b,
-            cols_a,
-            cols_b,
-            is_incomplete_run,
-            opts,
-            b_bases: &b_bases,
-        };
+        let ctx = StatContext { k, a, b, cols_a, cols_b, is_incomplete_run, opts, b_bases: &b_bases };
         if let Some(found) = ctx.process(has_boot_fix) {
             out.insert(k.clone(), found);
         }
@@ -430,27 +380,19 @@ impl StatContext<'_> {
             return None;
         }
         // Stats of newly added monitors have nothing to compare against in the base.
-        let monitored = (k.starts_with("lock_stat.") || k.starts_with("perf-profile."))
-            && self.b_bases.contains(stat_key_base(k));
+        let monitored =
+            (k.starts_with("lock_stat.") || k.starts_with("perf-profile.")) && self.b_bases.contains(stat_key_base(k));
         if !(self.b.contains_key(k) || is_function || monitored) {
             return None;
         }
 
         // calculate_matrix_values
         let mut max_margin = if is_function || is_latency { 0 } else { 3 };
-        let mut b_k = self
-            .b
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| vec![0.0; self.cols_b]);
+        let mut b_k = self.b.get(k).cloned().unwrap_or_else(|| vec![0.0; self.cols_b]);
         if b_k.len() < self.cols_b {
             b_k.resize(self.cols_b, 0.0);
         }
-        let mut a_k = self
-            .a
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| vec![0.0; self.cols_a]);
+        let mut a_k = self.a.get(k).cloned().unwrap_or_else(|| vec![0.0; self.cols_a]);
         if a_k.len() < self.cols_a {
             a_k.resize(self.cols_a, 0.0);
         }
@@ -466,11 +408,7 @@ impl StatContext<'_> {
             return None;
         }
 
-        let changed = if is_function {
-            sa.max != sb.max
-        } else {
-            self.changed_perf_stat(&sa, &sb)
-        };
+        let changed = if is_function { sa.max != sb.max } else { self.changed_perf_stat(&sa, &sb) };
         if !changed {
             return None;
         }
@@ -518,11 +456,7 @@ impl StatContext<'_> {
             a: sa.sorted,
             b: sb.sorted,
         };
-        Some(Found {
-            record,
-            head: a_k,
-            base: b_k,
-        })
+        Some(Found { record, head: a_k, base: b_k })
     }
 
     /// lkp's `skip_stat?`.
@@ -551,22 +485,14 @@ impl StatContext<'_> {
     /// and state stats always count.
     fn skip_function_stat(&self) -> bool {
         let k = self.k;
-        if ["dmesg.", "kmsg.", "last_state.", "stderr."]
-            .iter()
-            .any(|p| k.starts_with(p))
-        {
+        if ["dmesg.", "kmsg.", "last_state.", "stderr."].iter().any(|p| k.starts_with(p)) {
             return false;
         }
         let (stat_base, last) = k.rsplit_once('.').unwrap_or((k, ""));
-        if matches!(last, "error" | "warn" | "fail")
-            && !self.b.contains_key(&format!("{stat_base}.pass"))
-        {
+        if matches!(last, "error" | "warn" | "fail") && !self.b.contains_key(&format!("{stat_base}.pass")) {
             return true;
         }
-        if last == "pass"
-            && !["error", "warn", "fail"]
-                .iter()
-                .any(|s| self.b.contains_key(&format!("{stat_base}.{s}")))
+        if last == "pass" && !["error", "warn", "fail"].iter().any(|s| self.b.contains_key(&format!("{stat_base}.{s}")))
         {
             return true;
         }
@@ -606,11 +532,7 @@ fn calc_stats_metrics(a: &Summary, b: &Summary) -> (f64, f64, f64, f64, f64, f64
     let (high, low) = if a.mean > b.mean { (a, b) } else { (b, a) };
     let mut y = high.min - low.max;
     let delta = high.mean - low.mean;
-    let mut ratio = if low.mean > 0.0 {
-        high.mean / low.mean
-    } else {
-        MAX_RATIO
-    };
+    let mut ratio = if low.mean > 0.0 { high.mean / low.mean } else { MAX_RATIO };
     if y < 0.0 {
         y = 0.0;
     }
@@ -622,13 +544,7 @@ fn calc_stats_metrics(a: &Summary, b: &Summary) -> (f64, f64, f64, f64, f64, f64
 
 /// lkp's `format_interval`: `[ %-10.5g - %-10.5g ] -- [ %-10.5g - %-10.5g ]`.
 fn format_interval(a: &Summary, b: &Summary) -> String {
-    format!(
-        "[ {:<10} - {:<10} ] -- [ {:<10} - {:<10} ]",
-        c_g(a.min, 5),
-        c_g(a.max, 5),
-        c_g(b.min, 5),
-        c_g(b.max, 5)
-    )
+    format!("[ {:<10} - {:<10} ] -- [ {:<10} - {:<10} ]", c_g(a.min, 5), c_g(a.max, 5), c_g(b.min, 5), c_g(b.max, 5))
 }
 
 /// C's `%.<p>g`: `%e` style when the exponent is < -4 or >= p, else `%f` style, trailing zeros
@@ -645,12 +561,7 @@ pub fn c_g(v: f64, p: usize) -> String {
     let (mantissa, exp) = e_form.split_once('e').unwrap_or((&e_form, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if exp < -4 || exp >= p as i32 {
-        format!(
-            "{}e{}{:02}",
-            trim_fraction(mantissa),
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        )
+        format!("{}e{}{:02}", trim_fraction(mantissa), if exp < 0 { '-' } else { '+' }, exp.abs())
     } else {
         let decimals = (p as i32 - 1 - exp).max(0) as usize;
         trim_fraction(&format!("{v:.decimals$}")).to_string()
@@ -672,22 +583,14 @@ fn trim_fraction(s: &str) -> &str {
 /// `matrix.json(.gz)`, else the matrix built from its runs). Rows are zero-padded to the number of
 /// runs, as lkp does before comparing.
 pub fn load_matrix(path: &Path) -> anyhow::Result<Matrix> {
-    let m: CommitMatrix = if path.is_dir() {
-        resultroot::commit_matrix(path)?
-    } else {
-        resultroot::read_matrix_file(path)?
-    };
+    let m: CommitMatrix =
+        if path.is_dir() { resultroot::commit_matrix(path)? } else { resultroot::read_matrix_file(path)? };
     Ok(m.stats.into_iter().collect())
 }
 
 /// `lkpx compare BASE HEAD`: prints the changed stats of HEAD against BASE as JSON Lines.
 /// `base` and `head` are lkp `matrix.json(.gz)` files or commit result directories.
-pub fn run_compare(
-    base: &Path,
-    head: &Path,
-    opts: &CompareOptions,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+pub fn run_compare(base: &Path, head: &Path, opts: &CompareOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     use anyhow::Context;
     let base_m = load_matrix(base).with_context(|| format!("reading {}", base.display()))?;
     let head_m = load_matrix(head).with_context(|| format!("reading {}", head.display()))?;
@@ -746,17 +649,15 @@ mod tests {
         assert!(reasonable_perf_change("perf-profile.self.cycles-pp.foo", 0.1, 1.5));
         assert!(!reasonable_perf_change("perf-profile.self.cycles-pp.foo", 0.1, 0.5));
         // 2.00 is a float: no delta rule either
-        assert!(reasonable_perf_change(
-            "perf-profile.children.cycles-pp.native_queued_spin_lock_slowpath",
-            0.01,
-            3.0
-        ));
+        assert!(reasonable_perf_change("perf-profile.children.cycles-pp.native_queued_spin_lock_slowpath", 0.01, 3.0));
         // iostat.*.[rw]/s: 50 decides before the iostat rule (max > 1)
         assert!(!reasonable_perf_change("iostat.sda.r/s", 100.0, 20.0));
         assert!(!reasonable_perf_change("iostat.sda.svctm", 100.0, 1.0));
         assert!(reasonable_perf_change("iostat.sda.svctm", 100.0, 1.5));
         assert!(!reasonable_perf_change("slabinfo.kmalloc-64.num_objs", 50.0, 1e6));
-        assert!(!reasonable_perf_change("proc-vmstat.nr_active_anon", 1e6, 900.0));
+        assert!(!reasonable_perf_change("proc-vmstat.pgfault", 1e6, 900.0));
+        // `.*vmstat.*nr_.*: 100` decides before the proc-vmstat rule
+        assert!(reasonable_perf_change("proc-vmstat.nr_active_anon", 1e6, 900.0));
         assert!(!reasonable_perf_change("numa-meminfo.node0.Active", 1e6, 900.0));
         assert!(!reasonable_perf_change("softirqs.CPU0.RCU", 1e6, 9000.0));
         assert!(reasonable_perf_change("softirqs.CPU0.RCU", 1e6, 90000.0));

@@ -55,11 +55,7 @@ impl Directions {
         }
         let perf_len = kept_perf;
         let set = RegexSet::new(&patterns).map_err(|e| e.to_string())?;
-        Ok(Directions {
-            set,
-            entries: kept,
-            perf_len,
-        })
+        Ok(Directions { set, entries: kept, perf_len })
     }
 
     /// 1 if higher is better, -1 if lower is better, 0 if the lists do not know the metric.
@@ -126,9 +122,7 @@ impl PatternList {
             })
             .filter(|p| Regex::new(p).is_ok())
             .collect();
-        PatternList {
-            set: RegexSet::new(patterns).expect("each pattern compiled on its own"),
-        }
+        PatternList { set: RegexSet::new(patterns).expect("each pattern compiled on its own") }
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -146,8 +140,7 @@ impl PatternList {
 
 /// Reads a `pattern: weight` YAML mapping in file order (serde_yaml's `Mapping` keeps it).
 fn read_list(text: &str, name: &str) -> Result<Vec<(String, i8)>, String> {
-    let map: serde_yaml::Mapping =
-        serde_yaml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+    let map: serde_yaml::Mapping = serde_yaml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
     let mut out = Vec::with_capacity(map.len());
     for (k, v) in map {
         let Some(pattern) = k.as_str() else { continue };

@@ -91,7 +91,11 @@ pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
         let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
         if rows == 0 {
             if parsed.errors.is_empty() {
-                let why = if parsed.doc.headlines.is_empty() { "no comparison table found" } else { "a headline but no comparison table" };
+                let why = if parsed.doc.headlines.is_empty() {
+                    "no comparison table found"
+                } else {
+                    "a headline but no comparison table"
+                };
                 if many {
                     continue;
                 }

@@ -69,10 +69,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 pub fn parse_message(bytes: &[u8]) -> Message {
     let (headers, body) = split_headers(bytes);
     if headers.is_empty() {
-        return Message {
-            body: decode_charset(bytes, None),
-            ..Default::default()
-        };
+        return Message { body: decode_charset(bytes, None), ..Default::default() };
     }
     let mut msg = Message {
         subject: header(&headers, "subject").map(|s| decode_words(&s)),
@@ -141,7 +138,15 @@ fn split_headers(bytes: &[u8]) -> (Headers, &[u8]) {
             let lname = name.to_ascii_lowercase();
             if matches!(
                 lname.as_str(),
-                "from" | "subject" | "date" | "message-id" | "content-type" | "to" | "mime-version" | "received" | "return-path"
+                "from"
+                    | "subject"
+                    | "date"
+                    | "message-id"
+                    | "content-type"
+                    | "to"
+                    | "mime-version"
+                    | "received"
+                    | "return-path"
             ) {
                 known = true;
             }

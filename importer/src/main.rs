@@ -91,7 +91,12 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
     Ok(failed)
 }
 
-fn import(out: &std::path::Path, commit_url: Option<String>, git_log: Option<PathBuf>, paths: &[PathBuf]) -> Result<bool> {
+fn import(
+    out: &std::path::Path,
+    commit_url: Option<String>,
+    git_log: Option<PathBuf>,
+    paths: &[PathBuf],
+) -> Result<bool> {
     let start = Instant::now();
     let mut failed = false;
     let mut log = Vec::new();
@@ -114,7 +119,9 @@ fn import(out: &std::path::Path, commit_url: Option<String>, git_log: Option<Pat
     failed |= !errs.is_empty();
     let progress = std::io::stderr().is_terminal().then(|| {
         let pb = indicatif::ProgressBar::new(files.len() as u64);
-        pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}").expect("valid template"));
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}").expect("valid template"),
+        );
         pb
     });
     let mut docs = Vec::new();

@@ -41,14 +41,26 @@ pub fn publish(data: &Dataset, out: &Path) -> std::io::Result<Written> {
     Ok(w)
 }
 
-fn write_json<T: serde::Serialize>(out: &Path, rel: &str, v: &T, w: &mut Written, keep: &mut BTreeSet<PathBuf>) -> std::io::Result<()> {
+fn write_json<T: serde::Serialize>(
+    out: &Path,
+    rel: &str,
+    v: &T,
+    w: &mut Written,
+    keep: &mut BTreeSet<PathBuf>,
+) -> std::io::Result<()> {
     let mut bytes = serde_json::to_vec(v).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     write_file(out, rel, &bytes, w, keep)
 }
 
 /// Atomic write: temp file in the same directory, fsync, rename. Identical content is not rewritten.
-pub fn write_file(out: &Path, rel: &str, bytes: &[u8], w: &mut Written, keep: &mut BTreeSet<PathBuf>) -> std::io::Result<()> {
+pub fn write_file(
+    out: &Path,
+    rel: &str,
+    bytes: &[u8],
+    w: &mut Written,
+    keep: &mut BTreeSet<PathBuf>,
+) -> std::io::Result<()> {
     let path = out.join(rel);
     keep.insert(path.clone());
     w.files += 1;
@@ -58,7 +70,8 @@ pub fn write_file(out: &Path, rel: &str, bytes: &[u8], w: &mut Written, keep: &m
     }
     let dir = path.parent().expect("published paths have a directory");
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{}.tmp-{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("f"), std::process::id()));
+    let tmp =
+        dir.join(format!(".{}.tmp-{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("f"), std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;

@@ -194,12 +194,20 @@ impl<'m> Parser<'m> {
                 // a further test section: `<tbox_group>: <machine>` follows
                 if let Some(n) = lines.get(i + 1) {
                     if let Some(c) = r.star_machine.captures(n.text.trim()) {
-                        self.ctx = Context { machine: c[1].to_string(), machine_desc: Some(c[2].to_string()), ..Default::default() };
+                        self.ctx = Context {
+                            machine: c[1].to_string(),
+                            machine_desc: Some(c[2].to_string()),
+                            ..Default::default()
+                        };
                     }
                 }
             } else if let Some(c) = r.tree_line.captures(t) {
                 let url = c[1].to_string();
-                if url.contains(".git") || url.contains("git.kernel.org") || url.starts_with("git://") || url.contains("/linux/commits/") {
+                if url.contains(".git")
+                    || url.contains("git.kernel.org")
+                    || url.starts_with("git://")
+                    || url.contains("/linux/commits/")
+                {
                     self.last_tree = Some((url, c.get(2).map(|m| m.as_str().to_string())));
                     // the tree line follows the commit line since 2016: attach it to that commit
                     if let Some(prev) = i.checked_sub(1).map(|k| lines[k].text) {
@@ -216,7 +224,9 @@ impl<'m> Parser<'m> {
                     self.add_commit(&id, subject);
                     // 2014: the tree line precedes the commit line
                     let prev_is_tree = i.checked_sub(1).map(|k| r.tree_line.is_match(lines[k].text)).unwrap_or(false)
-                        || i.checked_sub(2).map(|k| r.tree_line.is_match(lines[k].text) && lines[k + 1].text.trim().is_empty()).unwrap_or(false);
+                        || i.checked_sub(2)
+                            .map(|k| r.tree_line.is_match(lines[k].text) && lines[k + 1].text.trim().is_empty())
+                            .unwrap_or(false);
                     if prev_is_tree {
                         self.set_tree(&id);
                     }
@@ -447,10 +457,14 @@ impl<'m> Parser<'m> {
             k += 1;
         }
         for &p in &pending {
-            self.errors.push(LineError { line: rows[p].line, message: "testbox row without a TOTAL row naming its metric".into() });
+            self.errors.push(LineError {
+                line: rows[p].line,
+                message: "testbox row without a TOTAL row naming its metric".into(),
+            });
         }
         let pending_set: HashSet<usize> = pending.into_iter().collect();
-        let rows: Vec<Row> = rows.into_iter().enumerate().filter(|(k, _)| !pending_set.contains(k)).map(|(_, r)| r).collect();
+        let rows: Vec<Row> =
+            rows.into_iter().enumerate().filter(|(k, _)| !pending_set.contains(k)).map(|(_, r)| r).collect();
         self.push_section(ids, rows);
         k
     }
@@ -471,7 +485,8 @@ impl<'m> Parser<'m> {
         };
         let _ = end;
         let cells = &toks[..cells_end];
-        let fail_row = mode == RowKind::Fail || matches!(cells.first(), Some(Tok::Word(w)) if table::parse_fail_runs(w).is_some());
+        let fail_row =
+            mode == RowKind::Fail || matches!(cells.first(), Some(Tok::Word(w)) if table::parse_fail_runs(w).is_some());
         // A 2014/2011 grouped table row names a testbox path, not a metric.
         let member_job = if !aggregate && name.contains('/') && !name.contains('.') { member_path(name) } else { None };
         let metric = if member_job.is_some() { String::new() } else { name.to_string() };
@@ -519,7 +534,11 @@ impl<'m> Parser<'m> {
         }
         // consecutive tables of the same context (2013/2014 one-table-per-metric) form one section
         if let Some(last) = self.doc.sections.last_mut() {
-            if last.commits == commits && last.machine_desc == self.ctx.machine_desc && last.rows.first().map(|r| (&r.job.machine, r.kind)) == fresh.first().map(|r| (&r.job.machine, r.kind)) {
+            if last.commits == commits
+                && last.machine_desc == self.ctx.machine_desc
+                && last.rows.first().map(|r| (&r.job.machine, r.kind))
+                    == fresh.first().map(|r| (&r.job.machine, r.kind))
+            {
                 last.rows.extend(fresh);
                 return;
             }
@@ -529,22 +548,35 @@ impl<'m> Parser<'m> {
     }
 
     fn finish(mut self, text: &str, lines: &[Line]) -> Parsed {
+        let _ = lines.len();
         self.resolve_commits();
         // testcase of headlines from the main section
-        let main_tc = self.doc.sections.first().and_then(|s| s.rows.first()).map(|r| r.job.testcase.clone()).unwrap_or_default();
+        let main_tc =
+            self.doc.sections.first().and_then(|s| s.rows.first()).map(|r| r.job.testcase.clone()).unwrap_or_default();
         for h in &mut self.doc.headlines {
             if h.testcase.is_empty() {
-                h.testcase = if main_tc.is_empty() { h.metric.split('.').next().unwrap_or("").to_string() } else { main_tc.clone() };
+                h.testcase = if main_tc.is_empty() {
+                    h.metric.split('.').next().unwrap_or("").to_string()
+                } else {
+                    main_tc.clone()
+                };
             }
         }
         self.subject_headlines();
         if self.doc.date.is_none() {
             // a web copy without headers: the attribution line of a reply dates the quoted mail
-            self.doc.date = lines.iter().find_map(|l| l.text.trim().strip_prefix("On ").and_then(|r| r.split_once(" wrote:")).map(|(d, _)| d.rsplit_once(", ").map_or(d, |(d, _)| d).to_string()));
+            self.doc.date = lines.iter().find_map(|l| {
+                l.text
+                    .trim()
+                    .strip_prefix("On ")
+                    .and_then(|r| r.split_once(" wrote:"))
+                    .map(|(d, _)| d.rsplit_once(", ").map_or(d, |(d, _)| d).to_string())
+            });
         }
         self.doc.script = find_script(self.msg, text);
-        self.doc.script_is_file = self.msg.attachments.iter().any(|(n, _)| n.starts_with("reproduce")) || text.contains(": reproduce --]");
-        self.doc.notes = find_notes(lines);
+        self.doc.script_is_file =
+            self.msg.attachments.iter().any(|(n, _)| n.starts_with("reproduce")) || text.contains(": reproduce --]");
+        self.doc.notes = find_notes(text);
         Parsed { doc: self.doc, errors: self.errors }
     }
 
@@ -552,16 +584,27 @@ impl<'m> Parser<'m> {
     fn subject_headlines(&mut self) {
         let r = re();
         let Some(subject) = self.doc.subject.clone() else { return };
-        let tc = self.doc.sections.first().and_then(|s| s.rows.first()).map(|r| r.job.testcase.clone()).unwrap_or_default();
+        let tc =
+            self.doc.sections.first().and_then(|s| s.rows.first()).map(|r| r.job.testcase.clone()).unwrap_or_default();
         if self.doc.headlines.is_empty() {
             if let Some(c) = r.subject_change.captures(&subject) {
-                self.doc.headlines.push(HeadlineInfo { testcase: tc.clone(), metric: c[1].to_string(), change: c[2].parse().ok(), word: c[3].to_string() });
+                self.doc.headlines.push(HeadlineInfo {
+                    testcase: tc.clone(),
+                    metric: c[1].to_string(),
+                    change: c[2].parse().ok(),
+                    word: c[3].to_string(),
+                });
                 return;
             }
             if let Some(c) = r.headline_2014.captures(&subject) {
                 for m in r.subject_2014.captures_iter(&c[1]) {
                     let metric = m[2].trim_end_matches(',').to_string();
-                    self.doc.headlines.push(HeadlineInfo { testcase: tc.clone(), metric, change: m[1].parse().ok(), word: String::new() });
+                    self.doc.headlines.push(HeadlineInfo {
+                        testcase: tc.clone(),
+                        metric,
+                        change: m[1].parse().ok(),
+                        word: String::new(),
+                    });
                 }
             }
         }
@@ -572,7 +615,10 @@ impl<'m> Parser<'m> {
         let known: Vec<String> = self.doc.commits.iter().map(|c| c.id.clone()).collect();
         for s in &mut self.doc.sections {
             for id in &mut s.commits {
-                let best = known.iter().filter(|k| k.starts_with(id.as_str()) || (id.starts_with(k.as_str()) && k.len() >= 7)).max_by_key(|k| k.len());
+                let best = known
+                    .iter()
+                    .filter(|k| k.starts_with(id.as_str()) || (id.starts_with(k.as_str()) && k.len() >= 7))
+                    .max_by_key(|k| k.len());
                 if let Some(b) = best {
                     if b.len() > id.len() {
                         *id = b.clone();
@@ -591,11 +637,23 @@ impl<'m> Parser<'m> {
         let all = self.doc.commits.clone();
         let mut merged: Vec<CommitInfo> = Vec::new();
         for c in all {
-            let longer = self.doc.commits.iter().find(|o| o.id.len() > c.id.len() && o.id.starts_with(&c.id) && c.id.len() >= 7).cloned();
+            let longer = self
+                .doc
+                .commits
+                .iter()
+                .find(|o| o.id.len() > c.id.len() && o.id.starts_with(&c.id) && c.id.len() >= 7)
+                .cloned();
             match longer {
                 Some(_) => {
                     // fold subject/tree into the longer entry
-                    let target_id = self.doc.commits.iter().filter(|o| o.id.starts_with(&c.id)).max_by_key(|o| o.id.len()).map(|o| o.id.clone()).unwrap_or_default();
+                    let target_id = self
+                        .doc
+                        .commits
+                        .iter()
+                        .filter(|o| o.id.starts_with(&c.id))
+                        .max_by_key(|o| o.id.len())
+                        .map(|o| o.id.clone())
+                        .unwrap_or_default();
                     if let Some(t) = merged.iter_mut().find(|m| m.id == target_id) {
                         t.subject = t.subject.take().or(c.subject);
                         t.tree = t.tree.take().or(c.tree);
@@ -662,17 +720,33 @@ fn looks_like_row(toks: &[Tok]) -> bool {
     }
     match &toks[0] {
         Tok::Stddev(_) => true,
-        Tok::Word(w) => table::parse_value(w).is_some() || table::parse_fail_runs(w).is_some() || table::parse_change(w, true).is_some(),
+        Tok::Word(w) => {
+            table::parse_value(w).is_some()
+                || table::parse_fail_runs(w).is_some()
+                || table::parse_change(w, true).is_some()
+        }
     }
 }
 
 /// Identity of a row for "already read": commits, job, metric and every number.
 fn row_key(commits: &[String], row: &Row) -> String {
     // Abbreviated ids differ between a mail and its quoted copy only by length: use 7 chars.
-    let cs: Vec<&str> = commits.iter().map(|c| if c.len() > 7 && c.bytes().all(|b| b.is_ascii_hexdigit()) { &c[..7] } else { c.as_str() }).collect();
+    let cs: Vec<&str> = commits
+        .iter()
+        .map(|c| if c.len() > 7 && c.bytes().all(|b| b.is_ascii_hexdigit()) { &c[..7] } else { c.as_str() })
+        .collect();
     format!(
         "{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
-        cs, row.metric, row.job, row.aggregate, row.values, row.stddev_pct, row.changes, row.fails, row.runs, row.kind == RowKind::Fail
+        cs,
+        row.metric,
+        row.job,
+        row.aggregate,
+        row.values,
+        row.stddev_pct,
+        row.changes,
+        row.fails,
+        row.runs,
+        row.kind == RowKind::Fail
     )
 }
 
@@ -725,7 +799,8 @@ fn member_path(name: &str) -> Option<JobKey> {
     testbox_path(name)
 }
 
-const FILESYSTEMS: [&str; 12] = ["btrfs", "ext2", "ext3", "ext4", "xfs", "f2fs", "tmpfs", "ramfs", "nfsv4", "cifs", "jfs", "reiserfs"];
+const FILESYSTEMS: [&str; 12] =
+    ["btrfs", "ext2", "ext3", "ext4", "xfs", "f2fs", "tmpfs", "ramfs", "nfsv4", "cifs", "jfs", "reiserfs"];
 
 /// Split a pre-2018 path_params string (values only, job order) into named parameters where the
 /// value tells what it is; the rest stays together as `test`.
@@ -739,7 +814,13 @@ pub fn path_params(pp: &str) -> Params {
     let mut k = 0;
     while k < toks.len() {
         let t = toks[k];
-        let is_disk = t.len() > 3 && t.chars().next().is_some_and(|c| c.is_ascii_digit()) && (t.contains("HDD") || t.contains("SSD") || t.contains("BRD") || t.contains("pmem") || t.contains("NVMe"));
+        let is_disk = t.len() > 3
+            && t.chars().next().is_some_and(|c| c.is_ascii_digit())
+            && (t.contains("HDD")
+                || t.contains("SSD")
+                || t.contains("BRD")
+                || t.contains("pmem")
+                || t.contains("NVMe"));
         if is_disk {
             params.insert("disk".into(), t.to_string());
         } else if t == "JBOD" || t.starts_with("RAID") {
@@ -754,9 +835,8 @@ pub fn path_params(pp: &str) -> Params {
             params.insert("cpufreq_governor".into(), t.to_string());
         } else if t.len() > 1 && t.ends_with('s') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
             params.insert("runtime".into(), t.to_string());
-        } else if t.len() > 1 && t.ends_with('%') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-            params.insert("nr_threads".into(), t.to_string());
-        } else if t.len() > 2 && t.ends_with("dd") && t[..t.len() - 2].bytes().all(|b| b.is_ascii_digit()) {
+        } else if is_count_with_suffix(t, "%") || is_count_with_suffix(t, "dd") {
+            // `200%` (of CPUs) and `10dd` (dd processes) are both thread counts
             params.insert("nr_threads".into(), t.to_string());
         } else {
             rest.push(t);
@@ -767,6 +847,11 @@ pub fn path_params(pp: &str) -> Params {
         params.insert("test".into(), rest.join("-"));
     }
     params
+}
+
+/// `200%`, `10dd`: digits then `suffix`.
+fn is_count_with_suffix(t: &str, suffix: &str) -> bool {
+    t.strip_suffix(suffix).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The reproduce script: a `reproduce` attachment, a web page's `[-- Attachment: reproduce --]`
@@ -815,7 +900,12 @@ fn find_script(msg: &Message, text: &str) -> Option<String> {
         let tail: Vec<&str> = lines.iter().skip(p + 2).copied().collect();
         let shellish = tail.iter().filter(|l| {
             let t = l.trim_start();
-            ["echo ", "mkfs", "mount ", "dd ", "./", "killall", "sleep ", "mdadm ", "for ", "cd ", "modprobe", "swapon", "wait"].iter().any(|p| t.starts_with(p))
+            [
+                "echo ", "mkfs", "mount ", "dd ", "./", "killall", "sleep ", "mdadm ", "for ", "cd ", "modprobe",
+                "swapon", "wait",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p))
         });
         if shellish.count() >= 2 {
             return non_empty_script(&tail);
@@ -836,13 +926,57 @@ fn non_empty_script(lines: &[&str]) -> Option<String> {
     }
 }
 
-/// Notes from the thread: a reply paragraph written right under a quoted table
-/// (e.g. "This is not a regression. ..."), each kept once.
-fn find_notes(lines: &[Line]) -> Vec<String> {
-    // Replies are only recognisable in the raw text by quote depth; `Line` has quotes removed,
-    // so this works on the decoded text's own lines.
-    let _ = lines;
-    Vec::new()
+/// Notes from the thread: a reply paragraph written right under a quoted table row
+/// (e.g. a maintainer's "This is not a regression. ..."), each kept once.
+fn find_notes(text: &str) -> Vec<String> {
+    let r = re();
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .map(|l| match r.quote.find(l) {
+            Some(m) => (m.as_str().matches('>').count(), l[m.end()..].trim()),
+            None => (0, l.trim()),
+        })
+        .collect();
+    let mut notes: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (depth, t) = lines[i];
+        let is_row = depth > 0 && looks_like_row(&table::tokenize(t));
+        if !is_row {
+            i += 1;
+            continue;
+        }
+        // skip to the first non-blank line after the quoted table
+        let mut k = i + 1;
+        while k < lines.len() && lines[k].0 >= depth && !lines[k].1.is_empty() && looks_like_row(&table::tokenize(lines[k].1)) {
+            k += 1;
+        }
+        while k < lines.len() && lines[k].1.is_empty() {
+            k += 1;
+        }
+        if k < lines.len() && lines[k].0 < depth {
+            let d = lines[k].0;
+            let mut para = Vec::new();
+            while k < lines.len() && lines[k].0 == d && !lines[k].1.is_empty() {
+                let t = lines[k].1;
+                // web copies have no blank lines: a sign-off or attribution also ends the paragraph
+                let stop = ["Thanks", "Cheers", "--", "Regards", "Best regards"].iter().any(|p| t.starts_with(p))
+                    || t.starts_with("On ") && t.ends_with("wrote:");
+                if stop {
+                    break;
+                }
+                para.push(t);
+                k += 1;
+            }
+            let note = para.join(" ");
+            let signature = ["Thanks", "Cheers", "--", "Regards", "Best"].iter().any(|p| note.starts_with(p));
+            if !note.is_empty() && !signature && !notes.contains(&note) && !looks_like_row(&table::tokenize(&note)) {
+                notes.push(note);
+            }
+        }
+        i = k.max(i + 1);
+    }
+    notes
 }
 
 #[cfg(test)]

@@ -29,19 +29,9 @@ pub enum ResultRootError {
         source: std::io::Error,
     },
     #[error("{path}:{line}:{column}: invalid JSON: {message}")]
-    Json {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Json { path: PathBuf, line: usize, column: usize, message: String },
     #[error("{path}:{line}:{column}: invalid YAML: {message}")]
-    Yaml {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Yaml { path: PathBuf, line: usize, column: usize, message: String },
     /// The file parses but does not have the shape lkp writes.
     #[error("{path}: {message}")]
     Format { path: PathBuf, message: String },
@@ -51,10 +41,7 @@ pub enum ResultRootError {
 }
 
 fn io_err(path: &Path, source: std::io::Error) -> ResultRootError {
-    ResultRootError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    ResultRootError::Io { path: path.to_path_buf(), source }
 }
 
 /// The per-run values of every stat of one commit (lkp's commit-level `matrix.json`).
@@ -178,10 +165,7 @@ fn run_dirs(dir: &Path) -> Result<Vec<PathBuf>, ResultRootError> {
 /// and the per-run values. Incomplete runs (`last_state.is_incomplete_run == 1`) are dropped.
 pub fn read_commit_dir(dir: &Path, source: &str) -> Result<Document, ResultRootError> {
     let runs = run_dirs(dir)?;
-    let job_path = runs
-        .iter()
-        .map(|r| r.join("job.yaml"))
-        .find(|p| p.is_file());
+    let job_path = runs.iter().map(|r| r.join("job.yaml")).find(|p| p.is_file());
     let job = match &job_path {
         Some(p) => Some(read_job(p)?),
         None => None,
@@ -203,10 +187,7 @@ pub fn read_commit_dir(dir: &Path, source: &str) -> Result<Document, ResultRootE
         })?;
     // The path only describes this job when it is laid out for this testcase.
     let path_axes = path_axes.filter(|a| a.testcase == testcase);
-    let dir_name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let commit = job
         .as_ref()
         .and_then(|j| j.str("commit"))
@@ -220,19 +201,11 @@ pub fn read_commit_dir(dir: &Path, source: &str) -> Result<Document, ResultRootE
 
     let mut params = job.as_ref().map(|j| j.params()).unwrap_or_default();
     if let Some(axes) = &path_axes {
-        for (k, v) in [
-            ("rootfs", &axes.rootfs),
-            ("kconfig", &axes.kconfig),
-            ("compiler", &axes.compiler),
-        ] {
+        for (k, v) in [("rootfs", &axes.rootfs), ("kconfig", &axes.kconfig), ("compiler", &axes.compiler)] {
             params.entry(k.to_string()).or_insert_with(|| v.clone());
         }
     }
-    let job_key = JobKey {
-        testcase,
-        machine,
-        params,
-    };
+    let job_key = JobKey { testcase, machine, params };
 
     let rows = match matrix {
         Some(m) => rows_from_matrix(&drop_incomplete_runs(m), &job_key),
@@ -307,16 +280,11 @@ fn matrix_from_runs(per_run: Vec<(String, BTreeMap<String, f64>)>) -> CommitMatr
         // row of zeros says nothing either way.
         !is_per_cpu_sched_debug(k) && v.iter().any(|x| *x != 0.0)
     });
-    CommitMatrix {
-        columns,
-        stats,
-        sources,
-    }
+    CommitMatrix { columns, stats, sources }
 }
 
 fn is_per_cpu_sched_debug(k: &str) -> bool {
-    k.starts_with("sched_debug")
-        && k.rsplit_once('.').is_some_and(|(_, last)| is_run_name(last))
+    k.starts_with("sched_debug") && k.rsplit_once('.').is_some_and(|(_, last)| is_run_name(last))
 }
 
 /// Removes the columns of runs with `last_state.is_incomplete_run == 1`, and that row.
@@ -324,9 +292,7 @@ fn drop_incomplete_runs(mut m: CommitMatrix) -> CommitMatrix {
     let Some(flags) = m.stats.remove(INCOMPLETE_RUN) else {
         return m;
     };
-    let keep: Vec<bool> = (0..m.columns)
-        .map(|i| flags.get(i).is_none_or(|v| *v != 1.0))
-        .collect();
+    let keep: Vec<bool> = (0..m.columns).map(|i| flags.get(i).is_none_or(|v| *v != 1.0)).collect();
     for v in m.stats.values_mut() {
         let mut i = 0;
         v.retain(|_| {
@@ -354,9 +320,8 @@ fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
         .map(|(stat, values)| {
             let n = values.len();
             let mean = model::stats::mean(values).unwrap_or(0.0);
-            let stddev_pct = model::stats::pop_stddev(values)
-                .filter(|_| mean != 0.0)
-                .map(|sd| (100.0 * sd / mean).abs());
+            let stddev_pct =
+                model::stats::pop_stddev(values).filter(|_| mean != 0.0).map(|sd| (100.0 * sd / mean).abs());
             let fail = crate::compare::is_function_stat(stat);
             Row {
                 kind: if fail { RowKind::Fail } else { RowKind::Perf },
@@ -364,11 +329,7 @@ fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
                 metric: stat.clone(),
                 values: vec![Some(mean)],
                 stddev_pct: vec![stddev_pct],
-                fails: if fail {
-                    vec![Some(values.iter().sum::<f64>().round().max(0.0) as u32)]
-                } else {
-                    Vec::new()
-                },
+                fails: if fail { vec![Some(values.iter().sum::<f64>().round().max(0.0) as u32)] } else { Vec::new() },
                 runs: vec![Some(n as u32)],
                 run_values: vec![Some(values.clone())],
                 ..Row::default()
@@ -394,10 +355,7 @@ fn rows_from_averages(dir: &Path, job: &JobKey) -> Result<Vec<Row>, ResultRootEr
         .into_iter()
         .map(|(stat, mean)| {
             let fail = crate::compare::is_function_stat(&stat);
-            let stddev_pct = stddev
-                .get(&stat)
-                .filter(|_| mean != 0.0)
-                .map(|sd| (100.0 * sd / mean).abs());
+            let stddev_pct = stddev.get(&stat).filter(|_| mean != 0.0).map(|sd| (100.0 * sd / mean).abs());
             Row {
                 kind: if fail { RowKind::Fail } else { RowKind::Perf },
                 job: job.clone(),
@@ -585,10 +543,7 @@ fn is_param_key(k: &str) -> bool {
 impl JobYaml {
     /// A top-level scalar as a string.
     pub fn str(&self, key: &str) -> Option<String> {
-        self.map
-            .get(key)
-            .and_then(|v| scalar_string(key, v))
-            .filter(|s| !s.is_empty())
+        self.map.get(key).and_then(|v| scalar_string(key, v)).filter(|s| !s.is_empty())
     }
 
     /// The test parameters: scalar leaves, nested program options flattened
@@ -684,15 +639,8 @@ pub fn read_job(path: &Path) -> Result<JobYaml, ResultRootError> {
     let text = fs::read(path).map_err(|e| io_err(path, e))?;
     let text = String::from_utf8_lossy(&text);
     let yaml_err = |e: serde_yaml::Error| {
-        let (line, column) = e
-            .location()
-            .map_or((0, 0), |l| (l.line(), l.column()));
-        ResultRootError::Yaml {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.to_string(),
-        }
+        let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+        ResultRootError::Yaml { path: path.to_path_buf(), line, column, message: e.to_string() }
     };
     let first = serde_yaml::Deserializer::from_str(&text).next();
     let value = match first {
@@ -702,10 +650,7 @@ pub fn read_job(path: &Path) -> Result<JobYaml, ResultRootError> {
     match value {
         serde_yaml::Value::Mapping(map) => Ok(JobYaml { map }),
         serde_yaml::Value::Null => Ok(JobYaml::default()),
-        _ => Err(ResultRootError::Format {
-            path: path.to_path_buf(),
-            message: "job.yaml is not a mapping".into(),
-        }),
+        _ => Err(ResultRootError::Format { path: path.to_path_buf(), message: "job.yaml is not a mapping".into() }),
     }
 }
 
@@ -744,19 +689,13 @@ pub fn sanitize_json(text: &str) -> String {
             continue;
         }
         let boundary_before = i == 0 || !is_word_byte(bytes[i - 1]);
-        let token = [
-            ("-Infinity", NEG_INF_MARK),
-            ("Infinity", POS_INF_MARK),
-            ("NaN", NAN_MARK),
-        ]
-        .into_iter()
-        .find(|(tok, _)| {
-            boundary_before
-                && bytes[i..].starts_with(tok.as_bytes())
-                && bytes
-                    .get(i + tok.len())
-                    .is_none_or(|&next| !is_word_byte(next))
-        });
+        let token = [("-Infinity", NEG_INF_MARK), ("Infinity", POS_INF_MARK), ("NaN", NAN_MARK)].into_iter().find(
+            |(tok, _)| {
+                boundary_before
+                    && bytes[i..].starts_with(tok.as_bytes())
+                    && bytes.get(i + tok.len()).is_none_or(|&next| !is_word_byte(next))
+            },
+        );
         match token {
             Some((tok, mark)) => {
                 out.push_str(&text[start..i]);
@@ -795,9 +734,7 @@ pub fn load_json(path: &Path) -> Result<Value, ResultRootError> {
     let raw = fs::read(path).map_err(|e| io_err(path, e))?;
     let bytes = if path.extension().is_some_and(|e| e == "gz") {
         let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut out)
-            .map_err(|e| io_err(path, e))?;
+        flate2::read::MultiGzDecoder::new(&raw[..]).read_to_end(&mut out).map_err(|e| io_err(path, e))?;
         out
     } else {
         raw
@@ -811,16 +748,10 @@ pub fn load_json(path: &Path) -> Result<Value, ResultRootError> {
     })
 }
 
-fn expect_object(
-    path: &Path,
-    v: Value,
-) -> Result<serde_json::Map<String, Value>, ResultRootError> {
+fn expect_object(path: &Path, v: Value) -> Result<serde_json::Map<String, Value>, ResultRootError> {
     match v {
         Value::Object(m) => Ok(m),
-        _ => Err(ResultRootError::Format {
-            path: path.to_path_buf(),
-            message: "expected a JSON object".into(),
-        }),
+        _ => Err(ResultRootError::Format { path: path.to_path_buf(), message: "expected a JSON object".into() }),
     }
 }
 
@@ -830,10 +761,9 @@ fn expect_object(
 pub fn read_matrix_file(path: &Path) -> Result<CommitMatrix, ResultRootError> {
     let obj = expect_object(path, load_json(path)?)?;
     let sources: Vec<String> = match obj.get("stats_source") {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))
-            .collect(),
+        Some(Value::Array(a)) => {
+            a.iter().map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())).collect()
+        }
         Some(Value::String(s)) => vec![s.clone()],
         _ => Vec::new(),
     };
@@ -850,28 +780,17 @@ pub fn read_matrix_file(path: &Path) -> Result<CommitMatrix, ResultRootError> {
             stats.insert(k.clone(), row);
         }
     }
-    let columns = if sources.is_empty() {
-        stats.values().map(Vec::len).max().unwrap_or(0)
-    } else {
-        sources.len()
-    };
+    let columns = if sources.is_empty() { stats.values().map(Vec::len).max().unwrap_or(0) } else { sources.len() };
     for v in stats.values_mut() {
         v.resize(columns, 0.0);
     }
-    Ok(CommitMatrix {
-        columns,
-        stats,
-        sources,
-    })
+    Ok(CommitMatrix { columns, stats, sources })
 }
 
 /// Reads a flat `stat -> number` JSON object (`stats.json`, `avg.json`), skipping non-numbers.
 pub fn read_scalar_map(path: &Path) -> Result<BTreeMap<String, f64>, ResultRootError> {
     let obj = expect_object(path, load_json(path)?)?;
-    Ok(obj
-        .iter()
-        .filter_map(|(k, v)| json_number(v).map(|x| (k.clone(), x)))
-        .collect())
+    Ok(obj.iter().filter_map(|(k, v)| json_number(v).map(|x| (k.clone(), x))).collect())
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -898,18 +817,9 @@ struct ReduceLists {
 fn reduce_lists() -> &'static ReduceLists {
     static LISTS: OnceLock<ReduceLists> = OnceLock::new();
     LISTS.get_or_init(|| ReduceLists {
-        event_prefixes: PatternList::new(
-            include_str!("../data/event-counter-prefixes"),
-            Anchor::Start,
-        ),
-        event_patterns: PatternList::new(
-            include_str!("../data/event-counter-patterns"),
-            Anchor::Anywhere,
-        ),
-        independent: PatternList::new(
-            include_str!("../data/independent-counter-prefixes"),
-            Anchor::Start,
-        ),
+        event_prefixes: PatternList::new(include_str!("../data/event-counter-prefixes"), Anchor::Start),
+        event_patterns: PatternList::new(include_str!("../data/event-counter-patterns"), Anchor::Anywhere),
+        independent: PatternList::new(include_str!("../data/independent-counter-prefixes"), Anchor::Start),
         ignore_part: PatternList::new(include_str!("../data/ignore-part-prefixes"), Anchor::Start),
         add_max_latency: PatternList::new(include_str!("../data/add-max-latency"), Anchor::Full),
     })
@@ -923,11 +833,7 @@ fn reduce_lists() -> &'static ReduceLists {
 pub fn create_run_stats(run: &Path) -> Result<RunStats, ResultRootError> {
     let lists = reduce_lists();
     let job_path = run.join("job.yaml");
-    let job = if job_path.is_file() {
-        read_job(&job_path)?
-    } else {
-        JobYaml::default()
-    };
+    let job = if job_path.is_file() { read_job(&job_path)? } else { JobYaml::default() };
     // Ruby's `to_f` of a missing key or a non-number is 0, which means "no bound".
     let bound = |key: &str| -> f64 {
         match job.map.get(key) {
@@ -946,11 +852,7 @@ pub fn create_run_stats(run: &Path) -> Result<RunStats, ResultRootError> {
         let series: BTreeMap<String, Vec<f64>> = obj
             .into_iter()
             .filter_map(|(k, v)| match v {
-                Value::Array(a) => a
-                    .iter()
-                    .map(json_number)
-                    .collect::<Option<Vec<f64>>>()
-                    .map(|v| (k, v)),
+                Value::Array(a) => a.iter().map(json_number).collect::<Option<Vec<f64>>>().map(|v| (k, v)),
                 _ => None,
             })
             .collect();
@@ -1019,12 +921,7 @@ pub fn create_run_stats(run: &Path) -> Result<RunStats, ResultRootError> {
 
 /// lkp's `add_path_length`: instructions per unit of work when exactly one `*.workload` exists.
 fn add_path_length(run: &mut RunStats) {
-    let workloads: Vec<f64> = run
-        .stats
-        .iter()
-        .filter(|(k, _)| k.ends_with(".workload"))
-        .map(|(_, v)| *v)
-        .collect();
+    let workloads: Vec<f64> = run.stats.iter().filter(|(k, _)| k.ends_with(".workload")).map(|(_, v)| *v).collect();
     if workloads.len() != 1 {
         return;
     }
@@ -1032,10 +929,8 @@ fn add_path_length(run: &mut RunStats) {
         return;
     };
     let path_length = instructions / workloads[0];
-    run.stats
-        .insert("perf-stat.overall.path-length".into(), path_length);
-    run.matrix
-        .insert("perf-stat.overall.path-length".into(), vec![path_length]);
+    run.stats.insert("perf-stat.overall.path-length".into(), path_length);
+    run.matrix.insert("perf-stat.overall.path-length".into(), vec![path_length]);
 }
 
 /// The monitor JSON files of a run (`x.json` preferred over `x.json.gz`), by monitor name.
@@ -1100,8 +995,5 @@ fn ruby_to_f(s: &str) -> f64 {
     let s = s.trim_start();
     let numeric = |b: u8| b.is_ascii_digit() || b"+-.eE".contains(&b);
     let end = s.bytes().take_while(|b| numeric(*b)).count();
-    (1..=end)
-        .rev()
-        .find_map(|i| s[..i].parse::<f64>().ok())
-        .unwrap_or(0.0)
+    (1..=end).rev().find_map(|i| s[..i].parse::<f64>().ok()).unwrap_or(0.0)
 }

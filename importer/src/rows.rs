@@ -49,11 +49,15 @@ fn row_object(doc: &Document, section: usize, commits: &[String], r: &Row) -> Va
     o.insert("changes".into(), Value::Array(r.changes.iter().map(|v| num(*v)).collect()));
     o.insert(
         "change_kind".into(),
-        json!(r.change_kind.iter().map(|k| match k {
-            ChangeKind::Percent => "percent",
-            ChangeKind::Absolute => "absolute",
-            ChangeKind::Reproduction => "reproduction",
-        }).collect::<Vec<_>>()),
+        json!(r
+            .change_kind
+            .iter()
+            .map(|k| match k {
+                ChangeKind::Percent => "percent",
+                ChangeKind::Absolute => "absolute",
+                ChangeKind::Reproduction => "reproduction",
+            })
+            .collect::<Vec<_>>()),
     );
     if r.aggregate {
         o.insert("aggregate".into(), json!(true));

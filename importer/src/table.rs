@@ -261,12 +261,17 @@ mod tests {
         ];
         for (line, n, values, sds, changes) in cases {
             let toks = tokenize(line);
-            let name_at = if matches!(toks.get(toks.len() - 2), Some(Tok::Word("TOTAL"))) { toks.len() - 2 } else { toks.len() - 1 };
+            let name_at = if matches!(toks.get(toks.len() - 2), Some(Tok::Word("TOTAL"))) {
+                toks.len() - 2
+            } else {
+                toks.len() - 1
+            };
             let metric = match toks.last() {
                 Some(Tok::Word(w)) => *w,
                 _ => panic!(),
             };
-            let got = parse_perf_cells(&toks[..name_at], n, model::stats::is_absolute_metric(metric)).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let got = parse_perf_cells(&toks[..name_at], n, model::stats::is_absolute_metric(metric))
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(got.values, values, "{line}");
             assert_eq!(got.stddev_pct, sds, "{line}");
             assert_eq!(got.changes, changes, "{line}");

@@ -33,10 +33,7 @@ fn matrix(v: &Yaml) -> Matrix {
         .map(|m| {
             m.iter()
                 .map(|(k, v)| {
-                    let vals = v
-                        .as_sequence()
-                        .map(|s| s.iter().filter_map(Yaml::as_f64).collect())
-                        .unwrap_or_default();
+                    let vals = v.as_sequence().map(|s| s.iter().filter_map(Yaml::as_f64).collect()).unwrap_or_default();
                     (k.as_str().unwrap().to_string(), vals)
                 })
                 .collect()
@@ -74,10 +71,7 @@ fn field_mismatch(name: &str, expected: &Yaml, actual: &serde_json::Value) -> Op
         Yaml::String(s) => actual.as_str() == Some(s.as_str()),
         Yaml::Sequence(seq) => actual.as_array().is_some_and(|arr| {
             arr.len() == seq.len()
-                && arr
-                    .iter()
-                    .zip(seq)
-                    .all(|(a, e)| a.as_f64().zip(e.as_f64()).is_some_and(|(a, e)| close(a, e)))
+                && arr.iter().zip(seq).all(|(a, e)| a.as_f64().zip(e.as_f64()).is_some_and(|(a, e)| close(a, e)))
         }),
         _ => false,
     };
@@ -98,6 +92,7 @@ fn every_lkp_stats_changed_case_agrees() {
     assert!(files.len() >= 5, "fixtures missing: {files:?}");
 
     let mut failures = Vec::new();
+    let mut fields_checked = 0;
     for file in &files {
         let case: Yaml = serde_yaml::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
         // lkp's `__get_changed_stats(matrix_a, matrix_b)`: a is the head, b the base.
@@ -105,10 +100,8 @@ fn every_lkp_stats_changed_case_agrees() {
         let base = matrix(&case["matrix_b"]);
         let opts = options(case.get("options"));
         let records = lkp_records(&base, &head, &opts);
-        let by_stat: HashMap<&str, serde_json::Value> = records
-            .iter()
-            .map(|r| (r.stat.as_str(), serde_json::to_value(r).unwrap()))
-            .collect();
+        let by_stat: HashMap<&str, serde_json::Value> =
+            records.iter().map(|r| (r.stat.as_str(), serde_json::to_value(r).unwrap())).collect();
 
         let expected = case.get("expected").and_then(Yaml::as_mapping);
         let mut problems = Vec::new();
@@ -130,6 +123,7 @@ fn every_lkp_stats_changed_case_agrees() {
                 if OPTION_KEYS.contains(&name) {
                     continue;
                 }
+                fields_checked += 1;
                 match actual.get(name) {
                     None => problems.push(format!("{stat}: no field {name}")),
                     Some(a) => problems.extend(field_mismatch(name, value, a)),
@@ -140,13 +134,7 @@ fn every_lkp_stats_changed_case_agrees() {
             failures.push(format!("{}: {}", file.display(), problems.join("; ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases disagree:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} cases disagree:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
 
 fn m(pairs: &[(&str, &[f64])]) -> Matrix {
@@ -154,10 +142,7 @@ fn m(pairs: &[(&str, &[f64])]) -> Matrix {
 }
 
 fn more() -> CompareOptions {
-    CompareOptions {
-        more: true,
-        ..CompareOptions::default()
-    }
+    CompareOptions { more: true, ..CompareOptions::default() }
 }
 
 #[test]
@@ -201,10 +186,7 @@ fn regression_only_ignores_fixes() {
     let base = m(&[("dmesg.WARNING:at_foo", &[1.0, 1.0])]);
     let head = m(&[("dmesg.WARNING:at_foo", &[0.0, 0.0])]);
     assert_eq!(changed_stats(&base, &head, &more()).len(), 1);
-    let opts = CompareOptions {
-        regression_only: true,
-        ..more()
-    };
+    let opts = CompareOptions { regression_only: true, ..more() };
     assert!(changed_stats(&base, &head, &opts).is_empty());
     // a new failure is still reported
     assert_eq!(changed_stats(&head, &base, &opts).len(), 1);
@@ -226,14 +208,8 @@ fn non_bisectable_stats_need_more_unless_allow_listed() {
 #[test]
 fn small_changes_are_noise_unless_perf_metric() {
     // 3% apart, cleanly separated: reported for a perf metric (perf-stat.*), not for others.
-    let base = m(&[
-        ("perf-stat.i.ipc", &[50.0, 50.0, 50.0]),
-        ("foo.bar", &[50.0, 50.0, 50.0]),
-    ]);
-    let head = m(&[
-        ("perf-stat.i.ipc", &[51.5, 51.5, 51.5]),
-        ("foo.bar", &[51.5, 51.5, 51.5]),
-    ]);
+    let base = m(&[("perf-stat.i.ipc", &[50.0, 50.0, 50.0]), ("foo.bar", &[50.0, 50.0, 50.0])]);
+    let head = m(&[("perf-stat.i.ipc", &[51.5, 51.5, 51.5]), ("foo.bar", &[51.5, 51.5, 51.5])]);
     let got = changed_stats(&base, &head, &more());
     let names: Vec<&str> = got.iter().map(|c| c.stat.as_str()).collect();
     assert_eq!(names, ["perf-stat.i.ipc"]);
@@ -272,10 +248,8 @@ fn incomplete_runs_are_left_out_of_perf_stats() {
         ("last_state.is_incomplete_run", &[0.0, 0.0, 0.0, 0.0]),
     ]);
     // run 3 of the head was incomplete and has a 0 throughput
-    let head = m(&[
-        ("fio.write_iops", &[120.0, 120.0, 120.0, 0.0]),
-        ("last_state.is_incomplete_run", &[0.0, 0.0, 0.0, 1.0]),
-    ]);
+    let head =
+        m(&[("fio.write_iops", &[120.0, 120.0, 120.0, 0.0]), ("last_state.is_incomplete_run", &[0.0, 0.0, 0.0, 1.0])]);
     let got = changed_stats(&base, &head, &more());
     let iops = got.iter().find(|c| c.stat == "fio.write_iops").unwrap();
     assert_eq!(iops.head_mean, 120.0);
@@ -290,19 +264,14 @@ fn incomplete_runs_are_left_out_of_perf_stats() {
 fn variance_needs_ten_runs() {
     let base = m(&[("fio.write_iops", &[100.0; 9])]);
     let head = m(&[("fio.write_iops", &[200.0; 9])]);
-    let opts = CompareOptions {
-        variance: Some(1.0),
-        ..more()
-    };
+    let opts = CompareOptions { variance: Some(1.0), ..more() };
     assert!(changed_stats(&base, &head, &opts).is_empty());
 }
 
 #[test]
 fn changed_stat_for_a_regression() {
-    let case: Yaml = serde_yaml::from_str(
-        &std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap(),
-    )
-    .unwrap();
+    let case: Yaml =
+        serde_yaml::from_str(&std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap()).unwrap();
     let head = matrix(&case["matrix_a"]);
     let base = matrix(&case["matrix_b"]);
     let got = changed_stats(&base, &head, &more());
@@ -366,10 +335,8 @@ fn run_compare_reads_matrix_files_and_prints_json_lines() {
   "stats_source": ["/r/0/stats.json", "/r/1/stats.json", "/r/2/stats.json"]
 }"#;
     let base_path = dir.join("base-matrix.json.gz");
-    let mut gz = flate2::write::GzEncoder::new(
-        std::fs::File::create(&base_path).unwrap(),
-        flate2::Compression::default(),
-    );
+    let mut gz =
+        flate2::write::GzEncoder::new(std::fs::File::create(&base_path).unwrap(), flate2::Compression::default());
     gz.write_all(base.as_bytes()).unwrap();
     gz.finish().unwrap();
     let head_path = dir.join("head-matrix.json");
@@ -378,10 +345,7 @@ fn run_compare_reads_matrix_files_and_prints_json_lines() {
     let mut out = Vec::new();
     run_compare(&base_path, &head_path, &more(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 1, "{text}");
     assert_eq!(lines[0]["stat"], "will-it-scale.per_process_ops");
     assert_eq!(lines[0]["base_mean"], 1000.0);

@@ -43,8 +43,14 @@ fn seed_001_writeback_matrix_collapsed_on_one_line() {
     assert_eq!(nums(&first["values"]), vec![Some(1.65), Some(1.57)]);
     assert_eq!(nums(&first["changes"]), vec![Some(-5.1)]);
     assert_eq!(first["params"]["test"], "MMAP-RANDWRITE-4K");
-    assert_eq!(strs(&first["commits"]), vec!["3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+", "3.1.0-rc9-ioless-full-per-zone-dirty-next-20111014+"]);
-    let xfs10 = plain.iter().find(|r| r["params"]["fs"] == "xfs" && r["params"]["case"] == "10dd-4k-8p-4096M-1024M:10-X").unwrap();
+    assert_eq!(
+        strs(&first["commits"]),
+        vec!["3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+", "3.1.0-rc9-ioless-full-per-zone-dirty-next-20111014+"]
+    );
+    let xfs10 = plain
+        .iter()
+        .find(|r| r["params"]["fs"] == "xfs" && r["params"]["case"] == "10dd-4k-8p-4096M-1024M:10-X")
+        .unwrap();
     assert_eq!(nums(&xfs10["changes"]), vec![Some(22.6)]);
     assert_eq!(nums(&agg[0]["values"]), vec![Some(211.31), Some(211.74)]);
     assert_eq!(nums(&agg[1]["values"]), vec![Some(47.94), Some(48.45)]);
@@ -151,11 +157,17 @@ fn corpus_rows_match_their_lines_exactly() {
         if !src.ends_with(".txt") {
             continue; // .eml line numbers are in the decoded body; checked by the .txt twin
         }
-        let lines = texts.entry(src.clone()).or_insert_with(|| std::fs::read_to_string(root().join(&src)).unwrap().lines().map(str::to_string).collect());
+        let lines = texts.entry(src.clone()).or_insert_with(|| {
+            std::fs::read_to_string(root().join(&src)).unwrap().lines().map(str::to_string).collect()
+        });
         let line = &lines[r["line"].as_u64().unwrap() as usize - 1];
         let toks = simple_tokens(line);
         let metric = r["metric"].as_str().unwrap();
-        let name_at = if toks.len() >= 2 && (toks[toks.len() - 2] == "TOTAL" || toks[toks.len() - 2] == "GEO-MEAN") { toks.len() - 2 } else { toks.len() - 1 };
+        let name_at = if toks.len() >= 2 && (toks[toks.len() - 2] == "TOTAL" || toks[toks.len() - 2] == "GEO-MEAN") {
+            toks.len() - 2
+        } else {
+            toks.len() - 1
+        };
         if r["aggregate"] != true && !toks[name_at].contains('/') {
             assert_eq!(toks.last().unwrap(), metric, "{src}:{}", r["line"]);
         }
@@ -209,7 +221,11 @@ fn corpus_rows_match_their_lines_exactly() {
             }
         }
     }
-    assert_eq!(per_file.keys().filter(|k| k.ends_with(".txt") && !k.contains("/raw/")).count(), 37, "every corpus mail has rows");
+    assert_eq!(
+        per_file.keys().filter(|k| k.ends_with(".txt") && !k.contains("/raw/")).count(),
+        37,
+        "every corpus mail has rows"
+    );
 }
 
 /// Each corpus mail: the number of table rows equals the number of row-shaped lines in it
@@ -243,9 +259,15 @@ fn corpus_row_counts_match_row_shaped_lines() {
             let cells = &toks[..name_at];
             let numeric = |t: &String| {
                 let b = t.trim_start_matches('±').trim_end_matches('%');
-                b == "+Inf" || b.parse::<f64>().is_ok() || t.split_once(':').is_some_and(|(a, b)| (a.is_empty() || a.parse::<u32>().is_ok()) && b.parse::<u32>().is_ok())
+                b == "+Inf"
+                    || b.parse::<f64>().is_ok()
+                    || t.split_once(':')
+                        .is_some_and(|(a, b)| (a.is_empty() || a.parse::<u32>().is_ok()) && b.parse::<u32>().is_ok())
             };
-            let has_change = cells.iter().any(|t| (t.starts_with('+') || t.starts_with('-')) && !t.contains(':') || t.ends_with('%') && !t.starts_with('±'));
+            let has_change = cells.iter().any(|t| {
+                (t.starts_with('+') || t.starts_with('-')) && !t.contains(':')
+                    || t.ends_with('%') && !t.starts_with('±')
+            });
             if !cells.is_empty() && cells.iter().all(numeric) && has_change {
                 n += 1;
             }
@@ -260,11 +282,46 @@ fn era_spot_checks() {
     // (file, metric, values, stddevs, changes, change kinds)
     type Case<'a> = (&'a str, &'a str, Vec<Option<f64>>, Vec<Option<f64>>, Vec<Option<f64>>, Vec<&'a str>);
     let cases: Vec<Case> = vec![
-        ("001", "will-it-scale.page_fault3.90.threads", vec![Some(300409.0), Some(1622770.8)], vec![None, None], vec![Some(440.2)], vec!["percent"]),
-        ("007", "aim9.creat-clo.ops_per_sec", vec![Some(563556.0), Some(493033.0), Some(531968.0)], vec![Some(1.0), Some(5.0), Some(1.0)], vec![Some(-12.5), Some(-5.6)], vec!["percent", "percent"]),
-        ("008", "aim7.jobs-per-min", vec![Some(85540.0), Some(80176.0)], vec![None, None], vec![Some(-6.3)], vec!["percent"]),
-        ("009", "fio.latency_100us%", vec![Some(0.04), Some(0.01)], vec![Some(103.0), None], vec![Some(-0.0)], vec!["absolute"]),
-        ("037", "sched_debug.cpu.nr_uninterruptible.min", vec![Some(-12.69), Some(-19.78)], vec![None, None], vec![Some(55.8)], vec!["percent"]),
+        (
+            "001",
+            "will-it-scale.page_fault3.90.threads",
+            vec![Some(300409.0), Some(1622770.8)],
+            vec![None, None],
+            vec![Some(440.2)],
+            vec!["percent"],
+        ),
+        (
+            "007",
+            "aim9.creat-clo.ops_per_sec",
+            vec![Some(563556.0), Some(493033.0), Some(531968.0)],
+            vec![Some(1.0), Some(5.0), Some(1.0)],
+            vec![Some(-12.5), Some(-5.6)],
+            vec!["percent", "percent"],
+        ),
+        (
+            "008",
+            "aim7.jobs-per-min",
+            vec![Some(85540.0), Some(80176.0)],
+            vec![None, None],
+            vec![Some(-6.3)],
+            vec!["percent"],
+        ),
+        (
+            "009",
+            "fio.latency_100us%",
+            vec![Some(0.04), Some(0.01)],
+            vec![Some(103.0), None],
+            vec![Some(-0.0)],
+            vec!["absolute"],
+        ),
+        (
+            "037",
+            "sched_debug.cpu.nr_uninterruptible.min",
+            vec![Some(-12.69), Some(-19.78)],
+            vec![None, None],
+            vec![Some(55.8)],
+            vec!["percent"],
+        ),
     ];
     for (num, metric, v, s, c, k) in cases {
         let rs = rows(&format!("fixtures/corpus/{num}.txt"));
@@ -293,7 +350,16 @@ fn era_spot_checks() {
     assert_eq!(nums(&pgfault[2]["values"]), vec![Some(5681411.0), Some(2531670.0)]);
     // 2023+ extra sections after a line of `*`: each has its own machine and parameters
     let rs = rows("fixtures/corpus/037.txt");
-    let sections: BTreeSet<(u64, String, String)> = rs.iter().map(|r| (r["section"].as_u64().unwrap(), r["testcase"].as_str().unwrap().to_string(), r["tbox_group"].as_str().unwrap().to_string())).collect();
+    let sections: BTreeSet<(u64, String, String)> = rs
+        .iter()
+        .map(|r| {
+            (
+                r["section"].as_u64().unwrap(),
+                r["testcase"].as_str().unwrap().to_string(),
+                r["tbox_group"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
     assert!(sections.contains(&(0, "netperf".into(), "lkp-icl-2sp2".into())), "{sections:?}");
     assert!(sections.iter().any(|(s, t, m)| *s > 0 && t == "stress-ng" && m == "lkp-icl-2sp8"), "{sections:?}");
     assert!(sections.iter().any(|(_, t, m)| t == "vm-scalability" && m == "lkp-cpl-4sp2"), "{sections:?}");
@@ -339,18 +405,26 @@ fn import_is_deterministic_and_complete() {
     assert_eq!(index.schema, model::SCHEMA_VERSION);
     assert_eq!(index.reports.len(), 42);
     // the blogbench-on-xfs report: job, commits, links, script
-    let job = index.jobs.iter().position(|j| j.testcase == "blogbench" && j.params.get("fs").map(String::as_str) == Some("xfs")).unwrap();
+    let job = index
+        .jobs
+        .iter()
+        .position(|j| j.testcase == "blogbench" && j.params.get("fs").map(String::as_str) == Some("xfs"))
+        .unwrap();
     let j = &index.jobs[job];
     assert_eq!(j.machine, "lkp-bdw-de1");
     assert_eq!(j.params.get("disk").map(String::as_str), Some("1SSD"));
     let head = index.commits.iter().find(|c| c.id.starts_with("19957a1816")).unwrap();
     assert_eq!(head.id, "19957a181608d25c8f4136652d0ea00b3738972d");
     assert_eq!(head.subject.as_deref(), Some("xfs: Correctly invert xfs_buftarg LRU isolation logic"));
-    assert_eq!(head.url.as_deref(), Some("https://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git/commit/?id=19957a181608d25c8f4136652d0ea00b3738972d"));
+    assert_eq!(
+        head.url.as_deref(),
+        Some("https://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git/commit/?id=19957a181608d25c8f4136652d0ea00b3738972d")
+    );
     let base = index.commits.iter().position(|c| c.id.starts_with("4df0f7f145")).unwrap();
     let headp = index.commits.iter().position(|c| c.id == head.id).unwrap();
     assert!(base < headp, "base before head");
-    let shard: model::SeriesShard = serde_json::from_slice(&ta[&model::paths::series_shard("blogbench", "blogbench.write_score")]).unwrap();
+    let shard: model::SeriesShard =
+        serde_json::from_slice(&ta[&model::paths::series_shard("blogbench", "blogbench.write_score")]).unwrap();
     let s = shard.series.iter().find(|s| s.job as usize == job).unwrap();
     assert_eq!(s.points.mean, vec![Some(10702.0), Some(11259.0)]);
     assert_eq!(s.points.change, vec![None, Some(5.2)]);
@@ -358,13 +432,21 @@ fn import_is_deterministic_and_complete() {
     assert_eq!(h.word, "improvement");
     // reproduce scripts: the .eml attachment, stored once by content
     let script = std::fs::read(root().join("fixtures/corpus/raw/008_att/reproduce")).unwrap();
-    let r = index.reports.iter().find(|r| r.message_id.as_deref() == Some("20190708091350.GP17490@shao2-debian")).unwrap();
+    let r =
+        index.reports.iter().find(|r| r.message_id.as_deref() == Some("20190708091350.GP17490@shao2-debian")).unwrap();
     assert_eq!(r.url.as_deref(), Some("https://lore.kernel.org/all/20190708091350.GP17490@shao2-debian/"));
     let stored = &ta[&model::paths::script(r.script.as_ref().unwrap())];
     assert_eq!(String::from_utf8_lossy(stored).trim_end(), String::from_utf8_lossy(&script).trim_end());
     // 2023+ materials link
-    let r = index.reports.iter().find(|r| r.message_id.as_deref() == Some("202402182000.f21279e1-oliver.sang@intel.com")).unwrap();
-    assert_eq!(r.materials_url.as_deref(), Some("https://download.01.org/0day-ci/archive/20240218/202402182000.f21279e1-oliver.sang@intel.com"));
+    let r = index
+        .reports
+        .iter()
+        .find(|r| r.message_id.as_deref() == Some("202402182000.f21279e1-oliver.sang@intel.com"))
+        .unwrap();
+    assert_eq!(
+        r.materials_url.as_deref(),
+        Some("https://download.01.org/0day-ci/archive/20240218/202402182000.f21279e1-oliver.sang@intel.com")
+    );
     // a job shard holds every metric of its job
     let js: model::JobShard = serde_json::from_slice(&ta[&model::paths::job_shard(&j.id)]).unwrap();
     assert_eq!(js.series.len(), 39);
@@ -376,7 +458,11 @@ fn import_is_deterministic_and_complete() {
 fn bad_input_is_reported_by_file_and_line_and_the_rest_is_imported() {
     let dir = tmpdir("bad");
     let good = std::fs::read_to_string(root().join("fixtures/corpus/008.txt")).unwrap();
-    let bad = good.replacen("    85540            -6.3%      80176        aim7.jobs-per-min", "    85540            -6.3%    aim7.jobs-per-min", 1);
+    let bad = good.replacen(
+        "    85540            -6.3%      80176        aim7.jobs-per-min",
+        "    85540            -6.3%    aim7.jobs-per-min",
+        1,
+    );
     assert_ne!(good, bad);
     let bad_line = bad.lines().position(|l| l.contains("-6.3%    aim7.jobs-per-min")).unwrap() + 1;
     std::fs::write(dir.join("bad.txt"), &bad).unwrap();
@@ -430,4 +516,46 @@ fn help_describes_the_commands() {
     for w in ["--out", "--commit-url", "--git-log"] {
         assert!(out.contains(w), "{out}");
     }
+}
+
+#[test]
+fn reply_notes_git_log_order_and_commit_url_template() {
+    let dir = tmpdir("gitlog");
+    // A git log (newest first) putting the fio pair (seed 003) after the blogbench pair (seed 002).
+    let log = "b027d4c97b9675c2ad75dec94be4e46dceb3ec74 1528000300 xfs: don't retry xfs_buf_find on XBF_TRYLOCK failure\n\
+               8925a3dc4771004b0000000000000000000000aa 1528000200 xfs: make xfs_buf_incore out of line\n\
+               19957a181608d25c8f4136652d0ea00b3738972d 1520000100 xfs: Correctly invert xfs_buftarg LRU isolation logic\n\
+               4df0f7f145f2ac140000000000000000000000bb 1520000000 xfs: fix transaction allocation deadlock in IO path\n";
+    std::fs::write(dir.join("git.log"), log).unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = lkpx(&[
+        "import",
+        "--out",
+        out.to_str().unwrap(),
+        "--git-log",
+        dir.join("git.log").to_str().unwrap(),
+        "--commit-url",
+        "https://example.org/linux/commit/{sha}",
+        "fixtures/seeds/003_5eebb2f9237f2d20.txt",
+        "fixtures/seeds/002_e53dde8fe48f6a79.txt",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let ids: Vec<&str> = index.commits.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        vec![
+            "4df0f7f145f2ac140000000000000000000000bb",
+            "19957a181608d25c8f4136652d0ea00b3738972d",
+            "8925a3dc4771004b0000000000000000000000aa",
+            "b027d4c97b9675c2ad75dec94be4e46dceb3ec74"
+        ],
+        "abbreviated ids resolved through the log, ordered by its times"
+    );
+    assert_eq!(index.commits[0].time, Some(1520000000));
+    assert_eq!(index.commits[3].url.as_deref(), Some("https://example.org/linux/commit/b027d4c97b9675c2ad75dec94be4e46dceb3ec74"));
+    let fio = index.reports.iter().find(|r| r.source.ends_with("003_5eebb2f9237f2d20.txt")).unwrap();
+    assert_eq!(fio.notes.len(), 1, "the maintainer's reply, quoted twice, is one note");
+    assert!(fio.notes[0].starts_with("This is not a regression."), "{:?}", fio.notes);
+    let _ = std::fs::remove_dir_all(&dir);
 }
