@@ -8,6 +8,8 @@ use model::{
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+type FastHash = std::hash::BuildHasherDefault<paths::Fnv>;
+
 /// How to build.
 pub struct Options<'a> {
     /// Commit URL template with `{sha}` (overrides the per-tree default).
@@ -77,14 +79,24 @@ fn report_key(d: &Document) -> String {
     }
 }
 
-/// Identity of every row of a document: abbreviated commits, metric and numbers.
-fn row_keys(d: &Document) -> HashSet<String> {
+/// Identity of every row of a document: abbreviated commits, metric and numbers, hashed.
+fn row_keys(d: &Document) -> HashSet<u64> {
+    use std::hash::{Hash, Hasher};
     let mut out = HashSet::new();
     for s in &d.sections {
-        let cs: Vec<&str> =
-            s.commits.iter().map(|c| if c.len() > 7 && is_hex(c) { &c[..7] } else { c.as_str() }).collect();
+        let mut hc = paths::Fnv::new();
+        for c in &s.commits {
+            (if c.len() > 7 && is_hex(c) { &c[..7] } else { c.as_str() }).hash(&mut hc);
+        }
         for r in &s.rows {
-            out.insert(format!("{cs:?}|{}|{:?}|{:?}|{:?}|{:?}", r.metric, r.values, r.stddev_pct, r.fails, r.runs));
+            let mut h = hc;
+            r.metric.hash(&mut h);
+            for v in r.values.iter().chain(&r.stddev_pct) {
+                v.map(f64::to_bits).hash(&mut h);
+            }
+            r.fails.hash(&mut h);
+            r.runs.hash(&mut h);
+            out.insert(h.finish());
         }
     }
     out
@@ -106,11 +118,11 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
     let mut dropped = 0;
     // A copy without a Message-ID (a web page, a partial paste) whose every row is in another
     // report is that report read twice.
-    let keyed: Vec<(String, HashSet<String>)> = groups.iter().map(|(k, g)| (k.clone(), row_keys(&g[0]))).collect();
-    let mut owner: HashMap<&str, Vec<usize>> = HashMap::new();
+    let keyed: Vec<(String, HashSet<u64>)> = groups.iter().map(|(k, g)| (k.clone(), row_keys(&g[0]))).collect();
+    let mut owner: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, (_, keys)) in keyed.iter().enumerate() {
         for k in keys {
-            owner.entry(k.as_str()).or_default().push(i);
+            owner.entry(*k).or_default().push(i);
         }
     }
     let mut merge_into: BTreeMap<String, String> = BTreeMap::new();
@@ -119,7 +131,7 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
             continue;
         }
         let first = keys.iter().next().expect("non-empty");
-        let host = owner[first.as_str()].iter().copied().find(|&j| {
+        let host = owner[first].iter().copied().find(|&j| {
             j != i
                 && keyed[j].1.len() >= keys.len()
                 && keys.iter().all(|r| keyed[j].1.contains(r))
@@ -498,7 +510,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         }
     }
     let job_keys: Vec<JobKey> = job_keys.into_iter().collect();
-    let job_pos: HashMap<&JobKey, u32> = job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
+    let job_pos: HashMap<&JobKey, u32, FastHash> = job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
     let mut jobs: Vec<Job> = job_keys
         .iter()
         .map(|k| Job {

@@ -123,7 +123,7 @@ struct Parser<'m> {
     ctx: Context,
     /// the last git URL line seen and its branch
     last_tree: Option<(String, Option<String>)>,
-    seen_rows: HashSet<String>,
+    seen_rows: HashSet<u64>,
     msg: &'m Message,
 }
 
@@ -728,26 +728,24 @@ fn looks_like_row(toks: &[Tok]) -> bool {
     }
 }
 
-/// Identity of a row for "already read": commits, job, metric and every number.
-fn row_key(commits: &[String], row: &Row) -> String {
+/// Identity of a row for "already read": commits, job, metric and every number, hashed.
+fn row_key(commits: &[String], row: &Row) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = model::paths::Fnv::new();
     // Abbreviated ids differ between a mail and its quoted copy only by length: use 7 chars.
-    let cs: Vec<&str> = commits
-        .iter()
-        .map(|c| if c.len() > 7 && c.bytes().all(|b| b.is_ascii_hexdigit()) { &c[..7] } else { c.as_str() })
-        .collect();
-    format!(
-        "{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
-        cs,
-        row.metric,
-        row.job,
-        row.aggregate,
-        row.values,
-        row.stddev_pct,
-        row.changes,
-        row.fails,
-        row.runs,
-        row.kind == RowKind::Fail
-    )
+    for c in commits {
+        let short = if c.len() > 7 && c.bytes().all(|b| b.is_ascii_hexdigit()) { &c[..7] } else { c.as_str() };
+        short.hash(&mut h);
+    }
+    row.metric.hash(&mut h);
+    row.job.hash(&mut h);
+    (row.aggregate, row.kind == RowKind::Fail).hash(&mut h);
+    for v in row.values.iter().chain(&row.stddev_pct).chain(&row.changes) {
+        v.map(f64::to_bits).hash(&mut h);
+    }
+    row.fails.hash(&mut h);
+    row.runs.hash(&mut h);
+    h.finish()
 }
 
 /// The job that all testbox rows of a TOTAL share: common testcase, machine and parameters.
@@ -948,7 +946,11 @@ fn find_notes(text: &str) -> Vec<String> {
         }
         // skip to the first non-blank line after the quoted table
         let mut k = i + 1;
-        while k < lines.len() && lines[k].0 >= depth && !lines[k].1.is_empty() && looks_like_row(&table::tokenize(lines[k].1)) {
+        while k < lines.len()
+            && lines[k].0 >= depth
+            && !lines[k].1.is_empty()
+            && looks_like_row(&table::tokenize(lines[k].1))
+        {
             k += 1;
         }
         while k < lines.len() && lines[k].1.is_empty() {

@@ -31,13 +31,7 @@ pub fn hash_hex(bytes: &[u8]) -> String {
 pub fn slug(name: &str) -> String {
     let clean: String = name
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_' { c } else { '_' })
         .collect();
     if clean == name && !name.is_empty() && !name.starts_with('.') {
         clean
@@ -67,6 +61,17 @@ impl Fnv {
     }
 }
 
+/// Also a `std::hash::Hasher`, for fast deterministic hash maps and row identities.
+impl std::hash::Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        Fnv::write(self, bytes)
+    }
+
+    fn finish(&self) -> u64 {
+        Fnv::finish(self)
+    }
+}
+
 impl Default for Fnv {
     fn default() -> Self {
         Self::new()
@@ -79,7 +84,10 @@ mod tests {
 
     #[test]
     fn paths_are_stable_and_safe() {
-        assert_eq!(series_shard("fio-basic", "fio.write_iops"), format!("s/fio-basic/{}.json", hash_hex(b"fio.write_iops")));
+        assert_eq!(
+            series_shard("fio-basic", "fio.write_iops"),
+            format!("s/fio-basic/{}.json", hash_hex(b"fio.write_iops"))
+        );
         assert_eq!(hash_hex(b""), "cbf29ce484222325");
         assert_eq!(slug("fio-basic"), "fio-basic");
         let s = slug("a/b c");

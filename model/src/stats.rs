@@ -149,7 +149,9 @@ mod tests {
 
     #[test]
     fn formats_like_ncompare() {
-        for (v, s) in [(0.07, "0.07"), (210443.0, "210443"), (1.345e9, "1.345e+09"), (-36.17, "-36.17"), (1e8 + 1.0, "1e+08")] {
+        for (v, s) in
+            [(0.07, "0.07"), (210443.0, "210443"), (1.345e9, "1.345e+09"), (-36.17, "-36.17"), (1e8 + 1.0, "1e+08")]
+        {
             assert_eq!(format_value(v), s, "{v}");
         }
         assert_eq!(format_change(-15.8, ChangeKind::Percent), "-15.8%");
