@@ -81,7 +81,7 @@ fn report_key(d: &Document) -> String {
 
 /// Identity of every row of a document: abbreviated commits, metric and numbers, hashed.
 fn row_keys(d: &Document) -> HashSet<u64> {
-    use std::hash::{Hash, Hasher};
+    use std::hash::Hash;
     let mut out = HashSet::new();
     for s in &d.sections {
         let mut hc = paths::Fnv::new();

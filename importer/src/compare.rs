@@ -4,6 +4,7 @@
 //! lkp calls the head matrix `a` and the base matrix `b`; [`StatRecord`] keeps lkp's names so that
 //! it can be checked against lkp's own test cases. The public entry points take base first.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::Path;
@@ -427,8 +428,9 @@ impl StatContext<'_> {
         }
 
         let (max, x, y, z, delta, ratio) = calc_stats_metrics(&sa, &sb);
-        // skip_small_change?
-        if !(ratio > 1.01) || !(ratio > 1.05 || is_perf_metric(k)) {
+        // skip_small_change? (written so that a NaN ratio is skipped, as in lkp)
+        let above = |limit: f64| ratio.partial_cmp(&limit) == Some(Ordering::Greater);
+        if !above(1.01) || !(above(1.05) || is_perf_metric(k)) {
             return None;
         }
         if !reasonable_perf_change(k, delta, max) {

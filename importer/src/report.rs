@@ -730,7 +730,7 @@ fn looks_like_row(toks: &[Tok]) -> bool {
 
 /// Identity of a row for "already read": commits, job, metric and every number, hashed.
 fn row_key(commits: &[String], row: &Row) -> u64 {
-    use std::hash::{Hash, Hasher};
+    use std::hash::Hash;
     let mut h = model::paths::Fnv::new();
     // Abbreviated ids differ between a mail and its quoted copy only by length: use 7 chars.
     for c in commits {
