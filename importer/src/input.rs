@@ -30,6 +30,39 @@ pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     (files, errors)
 }
 
+/// The inputs under `paths`: lkp-tests result roots (commit directories) and the other files
+/// (reports), each sorted. Files inside a result root belong to it and are not read as reports.
+pub struct Inputs {
+    pub result_roots: Vec<PathBuf>,
+    pub files: Vec<PathBuf>,
+    pub errors: Vec<String>,
+}
+
+pub fn collect(paths: &[PathBuf]) -> Inputs {
+    let mut roots = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            roots.extend(crate::resultroot::find_result_roots(p));
+        }
+    }
+    roots.sort();
+    roots.dedup();
+    let (files, errors) = collect_files(paths);
+    let files = files.into_iter().filter(|f| !roots.iter().any(|r| f.starts_with(r))).collect();
+    Inputs { result_roots: roots, files, errors }
+}
+
+/// Read one result root (a commit directory of lkp-tests results).
+pub fn read_result_root(dir: &Path) -> FileResult {
+    let name = dir.display().to_string();
+    let mut res = FileResult { path: name.clone(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
+    match crate::resultroot::read_commit_dir(dir, &name) {
+        Ok(doc) => res.docs.push(doc),
+        Err(e) => res.errors.push(e.to_string()),
+    }
+    res
+}
+
 fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     match std::fs::metadata(p) {
         Ok(m) if m.is_dir() => match std::fs::read_dir(p) {

@@ -6,11 +6,13 @@
 //! writes it atomically.
 
 pub mod build;
+pub mod compare;
 pub mod direction;
 pub mod doc;
 pub mod input;
 pub mod mail;
 pub mod publish;
 pub mod report;
+pub mod resultroot;
 pub mod rows;
 pub mod table;

@@ -32,9 +32,28 @@ enum Cmd {
         /// Output of `git log --format='%H %ct %s'`: orders and dates commits exactly.
         #[arg(long, value_name = "FILE")]
         git_log: Option<PathBuf>,
-        /// Report files (.txt, .eml, mbox, .gz) and result roots, or directories (recursed).
+        /// Report files (.txt, .eml, mbox, .gz), lkp-tests result roots, or directories holding them (recursed).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+    },
+    /// Which stats changed between two lkp commit matrices (lkp-tests' rule), as JSON Lines.
+    Compare {
+        /// Base: a commit-level matrix.json(.gz) or a commit result directory.
+        base: PathBuf,
+        /// Head: likewise.
+        head: PathBuf,
+        /// Also consider stats lkp reports only with --more (non-bisectable ones).
+        #[arg(long)]
+        more: bool,
+        /// Gap factor of the range-separation test.
+        #[arg(long)]
+        gap: Option<f64>,
+        /// Variance factor of the range-separation test.
+        #[arg(long)]
+        variance: Option<f64>,
+        /// Only report regressions (for failure stats).
+        #[arg(long)]
+        regression_only: bool,
     },
     /// Print every comparison-table row as read, one JSON object per line.
     Rows {
@@ -61,19 +80,28 @@ fn run(cli: Cli) -> Result<bool> {
     match cli.cmd {
         Cmd::Rows { paths } => rows(&paths),
         Cmd::Import { out, commit_url, git_log, paths } => import(&out, commit_url, git_log, &paths),
+        Cmd::Compare { base, head, more, gap, variance, regression_only } => {
+            let opts = importer::compare::CompareOptions { more, gap, variance, regression_only };
+            importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
+            Ok(false)
+        }
     }
 }
 
 fn rows(paths: &[PathBuf]) -> Result<bool> {
-    let (files, errs) = input::collect_files(paths);
-    let mut failed = !errs.is_empty();
-    for e in errs {
+    let inputs = input::collect(paths);
+    let mut failed = !inputs.errors.is_empty();
+    for e in &inputs.errors {
         eprintln!("error: {e}");
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for f in files {
-        let r = input::read_file(&f);
+    let results = inputs
+        .result_roots
+        .iter()
+        .map(|d| input::read_result_root(d))
+        .chain(inputs.files.iter().map(|f| input::read_file(f)));
+    for r in results {
         for e in &r.errors {
             eprintln!("error: {e}");
             failed = true;
@@ -112,25 +140,27 @@ fn import(
     if let Some(t) = &commit_url {
         anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
     }
-    let (files, errs) = input::collect_files(paths);
-    for e in &errs {
+    let inputs = input::collect(paths);
+    for e in &inputs.errors {
         eprintln!("error: {e}");
     }
-    failed |= !errs.is_empty();
+    failed |= !inputs.errors.is_empty();
+    let units: Vec<(bool, &PathBuf)> =
+        inputs.result_roots.iter().map(|d| (true, d)).chain(inputs.files.iter().map(|f| (false, f))).collect();
     let progress = std::io::stderr().is_terminal().then(|| {
-        let pb = indicatif::ProgressBar::new(files.len() as u64);
+        let pb = indicatif::ProgressBar::new(units.len() as u64);
         pb.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}").expect("valid template"),
         );
         pb
     });
     let mut docs = Vec::new();
-    let (mut bytes, mut skipped, mut errors) = (0usize, 0usize, errs.len());
-    for f in &files {
+    let (mut bytes, mut skipped, mut errors) = (0usize, 0usize, inputs.errors.len());
+    for (is_root, f) in &units {
         if let Some(pb) = &progress {
             pb.set_message(f.display().to_string());
         }
-        let r = input::read_file(f);
+        let r = if *is_root { input::read_result_root(f) } else { input::read_file(f) };
         bytes += r.bytes;
         for e in &r.errors {
             let line = format!("error: {e}");
@@ -164,8 +194,9 @@ fn import(
     let written = publish::publish(&data, out).with_context(|| format!("writing {}", out.display()))?;
     let t = &data.index.totals;
     eprintln!(
-        "lkpx: {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed) to {} in {:.2}s",
-        files.len(),
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed) to {} in {:.2}s",
+        inputs.result_roots.len(),
+        inputs.files.len(),
         bytes as f64 / 1e6,
         read - dups,
         dups,

@@ -553,9 +553,75 @@ fn reply_notes_git_log_order_and_commit_url_template() {
         "abbreviated ids resolved through the log, ordered by its times"
     );
     assert_eq!(index.commits[0].time, Some(1520000000));
-    assert_eq!(index.commits[3].url.as_deref(), Some("https://example.org/linux/commit/b027d4c97b9675c2ad75dec94be4e46dceb3ec74"));
+    assert_eq!(
+        index.commits[3].url.as_deref(),
+        Some("https://example.org/linux/commit/b027d4c97b9675c2ad75dec94be4e46dceb3ec74")
+    );
     let fio = index.reports.iter().find(|r| r.source.ends_with("003_5eebb2f9237f2d20.txt")).unwrap();
     assert_eq!(fio.notes.len(), 1, "the maintainer's reply, quoted twice, is one note");
     assert!(fio.notes[0].starts_with("This is not a regression."), "{:?}", fio.notes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn result_roots_import_with_per_run_values() {
+    let out = tmpdir("rr");
+    let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/lkp-tests/result_root/pmbench"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 result roots"), "{err}");
+    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    assert_eq!(index.reports[0].kind, model::SourceKind::ResultRoot);
+    let job = &index.jobs[0];
+    assert_eq!((job.testcase.as_str(), job.machine.as_str()), ("pmbench", "lkp-bdw-ep6"));
+    let shard: model::SeriesShard = serde_json::from_slice(
+        &std::fs::read(out.join(model::paths::series_shard("pmbench", "mpstat.cpu.all.usr%"))).unwrap(),
+    )
+    .unwrap();
+    let p = &shard.series[0].points;
+    assert_eq!(p.runs, vec![Some(3)]);
+    assert_eq!(p.values[0].len(), 3, "per-run values kept");
+    let expected: Vec<f64> = (0..3)
+        .map(|i| {
+            let s: Value = serde_json::from_slice(
+                &std::fs::read(root().join(format!("fixtures/lkp-tests/result_root/expected/stats_{i}.json"))).unwrap(),
+            )
+            .unwrap();
+            s["mpstat.cpu.all.usr%"].as_f64().unwrap()
+        })
+        .collect();
+    for (a, b) in p.values[0].iter().zip(&expected) {
+        assert!((a - b).abs() <= 1e-9 * b.abs(), "{a} vs {b}");
+    }
+    let mean = expected.iter().sum::<f64>() / 3.0;
+    assert!((p.mean[0].unwrap() - mean).abs() <= 1e-9 * mean);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn compare_command_prints_changed_stats() {
+    let dir = tmpdir("cmp");
+    std::fs::write(
+        dir.join("a.json"),
+        r#"{"fio.write_iops": [100, 101, 99, 100], "vmstat.system.cs": [5000, 5010, 4990, 5000]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.json"),
+        r#"{"fio.write_iops": [80, 81, 79, 80], "vmstat.system.cs": [5001, 5011, 4991, 5001]}"#,
+    )
+    .unwrap();
+    let (code, out, err) =
+        lkpx(&["compare", dir.join("a.json").to_str().unwrap(), dir.join("b.json").to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines[0]["stat"], "fio.write_iops");
+    assert_eq!(lines[0]["change"], -20.0);
+    assert_eq!(lines[0]["change_kind"], "percent");
+    assert_eq!(lines[0]["direction"], "regression");
+    assert_eq!(lines[0]["changed"], true);
+    let (code, _, err) = lkpx(&["compare", "/nonexistent/a.json", dir.join("b.json").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("/nonexistent/a.json"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

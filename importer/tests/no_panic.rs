@@ -90,7 +90,14 @@ fn mutated_reports_never_panic() {
     }
     assert!(parsed > 1000, "the mutations must leave most tables readable ({parsed} rows)");
     // pathological shapes
-    for data in [&b""[..], b"\n\n\n", b"From \n", b"Content-Type: multipart/mixed; boundary=\"\"\n\n--\n--\n", b"=\n=", b"---------- ----------\n1 +1% 2 x\n"] {
+    for data in [
+        &b""[..],
+        b"\n\n\n",
+        b"From \n",
+        b"Content-Type: multipart/mixed; boundary=\"\"\n\n--\n--\n",
+        b"=\n=",
+        b"---------- ----------\n1 +1% 2 x\n",
+    ] {
         let mut res = FileResult { path: "p".into(), bytes: data.len(), docs: vec![], skipped: None, errors: vec![] };
         read_bytes("p", data, &mut res);
     }

@@ -4,6 +4,7 @@
 //! This crate knows nothing of the web or the filesystem: it is plain serde types and pure
 //! functions, so the native importer and the wasm app compile the same definitions.
 
+pub mod changes;
 pub mod paths;
 pub mod stats;
 
