@@ -47,7 +47,7 @@ fn evaluate(
             if k < steps.len() && steps[k] == i {
                 // step of min_step_sigmas..3*min_step_sigmas noise sd, either sign
                 let mag = sigma * (min_step_sigmas + 2.0 * min_step_sigmas * rng.unit());
-                level *= if rng.next() % 2 == 0 { 1.0 + mag } else { 1.0 / (1.0 + mag) };
+                level *= if rng.next().is_multiple_of(2) { 1.0 + mag } else { 1.0 / (1.0 + mag) };
                 truth.push(i);
                 k += 1;
             }
