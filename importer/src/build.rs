@@ -7,6 +7,7 @@ use model::{
     SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 type FastHash = std::hash::BuildHasherDefault<paths::Fnv>;
 
@@ -504,13 +505,24 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         for s in &d.sections {
             for r in &s.rows {
                 if usable(r) {
-                    job_keys.insert(r.job.clone());
+                    job_keys.insert((*r.job).clone());
                 }
             }
         }
     }
     let job_keys: Vec<JobKey> = job_keys.into_iter().collect();
-    let job_pos: HashMap<&JobKey, u32, FastHash> = job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
+    let job_pos_by_key: HashMap<&JobKey, u32, FastHash> =
+        job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
+    // rows of one table share their job's Arc: look each Arc up once
+    let mut by_ptr: HashMap<usize, u32> = HashMap::new();
+    for d in &docs {
+        for s in &d.sections {
+            for r in s.rows.iter().filter(|r| usable(r)) {
+                by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| job_pos_by_key[&*r.job]);
+            }
+        }
+    }
+    let job_pos = JobPos(by_ptr);
     let mut jobs: Vec<Job> = job_keys
         .iter()
         .map(|k| Job {
@@ -538,12 +550,12 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         for (si, s) in d.sections.iter().enumerate() {
             rows_total += s.rows.len();
             let cols: Vec<u32> = s.commits.iter().map(|c| pos_of(c)).collect();
-            let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos[&r.job]);
+            let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
             if si == 0 {
                 // the reproduce script of a report belongs to the job of its first table
                 for r in s.rows.iter().filter(|r| usable(r)) {
                     if let Some(h) = &script_hash {
-                        jobs[job_pos[&r.job] as usize].script = Some(h.clone());
+                        jobs[job_pos.of(&r.job) as usize].script = Some(h.clone());
                     }
                 }
             }
@@ -554,7 +566,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                 machine: s.machine_desc.clone(),
             });
             for r in s.rows.iter().filter(|r| usable(r)) {
-                let j = job_pos[&r.job];
+                let j = job_pos.of(&r.job);
                 if r.kind == RowKind::Fail {
                     fail_metrics.insert(r.metric.clone());
                 }
@@ -648,7 +660,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             });
             let (job, base, head, change) = match hit {
                 Some((s, r)) => (
-                    Some(job_pos[&r.job]),
+                    Some(job_pos.of(&r.job)),
                     s.commits.first().map(|c| pos_of(c)),
                     s.commits.get(1).map(|c| pos_of(c)),
                     r.changes.first().copied().flatten().or(h.change),
@@ -728,6 +740,15 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     };
     let index = Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals };
     (Dataset { index, series: series_shards, jobs: job_shards, scripts }, duplicates)
+}
+
+/// Position of a row's job, found by the address of its shared `Arc`.
+struct JobPos(HashMap<usize, u32>);
+
+impl JobPos {
+    fn of(&self, job: &Arc<JobKey>) -> u32 {
+        self.0[&(Arc::as_ptr(job) as usize)]
+    }
 }
 
 /// Rows that become series: a known testcase and metric, not a TOTAL over testboxes.

@@ -2,6 +2,7 @@
 //! parsers produce and the dataset builder consumes. Both input kinds meet here.
 
 use model::{ChangeKind, Params, SourceKind};
+use std::sync::Arc;
 
 /// Everything read from one report or result root.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -82,7 +83,8 @@ pub struct Row {
     /// 1-based line in the (decoded) document text; 0 when not from text.
     pub line: usize,
     pub kind: RowKind,
-    pub job: JobKey,
+    /// Shared by the rows of one table context (cloning it is cheap).
+    pub job: Arc<JobKey>,
     pub metric: String,
     /// The TOTAL / GEO-MEAN row of a 2014 grouped table.
     pub aggregate: bool,

@@ -8,6 +8,7 @@ use crate::table::{self, Tok};
 use model::{ChangeKind, Params};
 use regex::Regex;
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 /// A problem in a report, with its 1-based line in the decoded text.
@@ -124,6 +125,9 @@ struct Parser<'m> {
     /// the last git URL line seen and its branch
     last_tree: Option<(String, Option<String>)>,
     seen_rows: HashSet<u64>,
+    last_job: Option<Arc<JobKey>>,
+    /// content hash of each job `Arc` (by address) for row identities
+    job_hashes: std::collections::HashMap<usize, (Arc<JobKey>, u64)>,
     msg: &'m Message,
 }
 
@@ -137,7 +141,16 @@ impl<'m> Parser<'m> {
             date: msg.date.clone(),
             ..Default::default()
         };
-        Parser { doc, errors: vec![], ctx: Context::default(), last_tree: None, seen_rows: HashSet::new(), msg }
+        Parser {
+            doc,
+            errors: vec![],
+            ctx: Context::default(),
+            last_tree: None,
+            seen_rows: HashSet::new(),
+            last_job: None,
+            job_hashes: Default::default(),
+            msg,
+        }
     }
 
     fn scan(&mut self, lines: &[Line]) {
@@ -439,11 +452,11 @@ impl<'m> Parser<'m> {
                         if pending.is_empty() {
                             row.aggregate = false;
                         } else {
-                            let members: Vec<JobKey> = pending.iter().map(|&p| rows[p].job.clone()).collect();
+                            let members: Vec<JobKey> = pending.iter().map(|&p| (*rows[p].job).clone()).collect();
                             for &p in &pending {
                                 rows[p].metric = row.metric.clone();
                             }
-                            row.job = common_job(&members);
+                            row.job = Arc::new(common_job(&members));
                         }
                         pending.clear();
                     } else if row.metric.is_empty() {
@@ -469,7 +482,7 @@ impl<'m> Parser<'m> {
         k
     }
 
-    fn row(&self, toks: &[Tok], n: usize, mode: RowKind, line: &Line) -> Result<Option<Row>, String> {
+    fn row(&mut self, toks: &[Tok], n: usize, mode: RowKind, line: &Line) -> Result<Option<Row>, String> {
         // The name: last token, or `TOTAL <metric>` / `GEO-MEAN <metric>`.
         let mut end = toks.len();
         let total_at = toks.iter().position(|t| matches!(t, Tok::Word("TOTAL") | Tok::Word("GEO-MEAN")));
@@ -490,7 +503,10 @@ impl<'m> Parser<'m> {
         // A 2014/2011 grouped table row names a testbox path, not a metric.
         let member_job = if !aggregate && name.contains('/') && !name.contains('.') { member_path(name) } else { None };
         let metric = if member_job.is_some() { String::new() } else { name.to_string() };
-        let job = member_job.unwrap_or_else(|| self.job_for(&metric));
+        let job = match member_job {
+            Some(j) => Arc::new(j),
+            None => self.job_for(&metric),
+        };
         let mut row = Row { line: line.no, job, metric, aggregate, ..Default::default() };
         if fail_row {
             let c = table::parse_fail_cells(cells, n)?;
@@ -511,20 +527,40 @@ impl<'m> Parser<'m> {
         Ok(Some(row))
     }
 
-    fn job_for(&self, metric: &str) -> JobKey {
-        let testcase = if self.ctx.testcase.is_empty() {
-            metric.split('.').next().unwrap_or("").to_string()
-        } else {
-            self.ctx.testcase.clone()
-        };
-        JobKey { testcase, machine: self.ctx.machine.clone(), params: self.ctx.params.clone() }
+    /// The job of a row in the current context; rows of one context share one `Arc`.
+    fn job_for(&mut self, metric: &str) -> Arc<JobKey> {
+        let testcase =
+            if self.ctx.testcase.is_empty() { metric.split('.').next().unwrap_or("") } else { &self.ctx.testcase };
+        if let Some(j) = &self.last_job {
+            if j.testcase == testcase && j.machine == self.ctx.machine && j.params == self.ctx.params {
+                return j.clone();
+            }
+        }
+        let j = Arc::new(JobKey {
+            testcase: testcase.to_string(),
+            machine: self.ctx.machine.clone(),
+            params: self.ctx.params.clone(),
+        });
+        self.last_job = Some(j.clone());
+        j
     }
 
     fn push_section(&mut self, commits: Vec<String>, rows: Vec<Row>) {
         // a table already read (the same mail twice on a page, or quoted in a reply) adds nothing
         let mut fresh = Vec::new();
         for row in rows {
-            let key = row_key(&commits, &row);
+            let jh = self
+                .job_hashes
+                .entry(Arc::as_ptr(&row.job) as usize)
+                .or_insert_with(|| {
+                    use std::hash::Hash;
+                    let mut h = model::paths::Fnv::new();
+                    row.job.hash(&mut h);
+                    // the Arc is kept so that its address cannot be reused by another job
+                    (row.job.clone(), h.finish())
+                })
+                .1;
+            let key = row_key(&commits, &row, jh);
             if self.seen_rows.insert(key) {
                 fresh.push(row);
             }
@@ -729,7 +765,7 @@ fn looks_like_row(toks: &[Tok]) -> bool {
 }
 
 /// Identity of a row for "already read": commits, job, metric and every number, hashed.
-fn row_key(commits: &[String], row: &Row) -> u64 {
+fn row_key(commits: &[String], row: &Row, job_hash: u64) -> u64 {
     use std::hash::Hash;
     let mut h = model::paths::Fnv::new();
     // Abbreviated ids differ between a mail and its quoted copy only by length: use 7 chars.
@@ -738,7 +774,7 @@ fn row_key(commits: &[String], row: &Row) -> u64 {
         short.hash(&mut h);
     }
     row.metric.hash(&mut h);
-    row.job.hash(&mut h);
+    job_hash.hash(&mut h);
     (row.aggregate, row.kind == RowKind::Fail).hash(&mut h);
     for v in row.values.iter().chain(&row.stddev_pct).chain(&row.changes) {
         v.map(f64::to_bits).hash(&mut h);

@@ -312,6 +312,7 @@ fn drop_incomplete_runs(mut m: CommitMatrix) -> CommitMatrix {
 }
 
 fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
+    let job = std::sync::Arc::new(job.clone());
     if m.columns == 0 {
         return Vec::new();
     }
@@ -340,6 +341,7 @@ fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
 
 /// Fallback for a commit directory that kept only `avg.json` (and maybe `stddev.json`).
 fn rows_from_averages(dir: &Path, job: &JobKey) -> Result<Vec<Row>, ResultRootError> {
+    let job = std::sync::Arc::new(job.clone());
     let Some(avg_path) = find_json(dir, "avg") else {
         return Err(ResultRootError::NotResultRoot {
             path: dir.to_path_buf(),
