@@ -15,4 +15,5 @@ pub mod publish;
 pub mod report;
 pub mod resultroot;
 pub mod rows;
+pub mod synth;
 pub mod table;

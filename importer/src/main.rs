@@ -55,6 +55,23 @@ enum Cmd {
         #[arg(long)]
         regression_only: bool,
     },
+    /// Write LKP-shaped synthetic data (clearly marked synthetic) for benchmarks and scale tests.
+    Synth {
+        /// small (10^4 points), medium (10^6), large (10^7 points, 10^5 series).
+        #[arg(long, default_value = "small")]
+        size: String,
+        /// Output directory for the published data.
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write this many lkp-tests result roots (commit directories) under DIR.
+        #[arg(long, value_name = "N")]
+        result_roots: Option<usize>,
+        /// Where to write the result roots.
+        #[arg(long, value_name = "DIR", requires = "result_roots")]
+        roots_out: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Print every comparison-table row as read, one JSON object per line.
     Rows {
         /// Report files (.txt, .eml, mbox, .gz) or directories (recursed).
@@ -80,6 +97,28 @@ fn run(cli: Cli) -> Result<bool> {
     match cli.cmd {
         Cmd::Rows { paths } => rows(&paths),
         Cmd::Import { out, commit_url, git_log, paths } => import(&out, commit_url, git_log, &paths),
+        Cmd::Synth { size, out, result_roots, roots_out, seed } => {
+            let start = Instant::now();
+            let mut shape = importer::synth::Shape::named(&size)
+                .with_context(|| format!("unknown --size {size}: use small, medium or large"))?;
+            shape.seed = seed;
+            let (w, t) = importer::synth::write_published(shape, &out)?;
+            eprintln!(
+                "lkpx synth {size}: {} jobs, {} series, {} points; wrote {} files ({:.1} MB) to {} in {:.1}s",
+                t.jobs,
+                t.series,
+                t.points,
+                w.files,
+                w.bytes as f64 / 1e6,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            if let (Some(n), Some(dir)) = (result_roots, roots_out) {
+                let files = importer::synth::write_result_roots(n, &dir, seed)?;
+                eprintln!("lkpx synth: {n} result roots ({files} files) in {}", dir.display());
+            }
+            Ok(false)
+        }
         Cmd::Compare { base, head, more, gap, variance, regression_only } => {
             let opts = importer::compare::CompareOptions { more, gap, variance, regression_only };
             importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
