@@ -1,0 +1,261 @@
+// Shared helpers for the end-to-end tests (e2e/*.test.mjs).
+//
+//   serve(dir, {prefix})        a real static HTTP server on 127.0.0.1 (random free port)
+//   launch()                    Debian's Chromium (/usr/bin/chromium) driven by playwright-core
+//   canvasInkPixels(page, sel)  number of drawn (non-white, non-transparent) pixels of a <canvas>
+//   ROOT, DIST, DIST_SUB, ARTIFACTS
+//
+// No dependency besides playwright-core; never downloads a browser.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+/** Repository root (the parent of e2e/). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** `trunk build --release` output, served at '/'. */
+export const DIST = path.join(ROOT, 'dist');
+/** `trunk build --release --public-url /x/y/ --dist dist-sub` output, served at '/x/y/'. */
+export const DIST_SUB = path.join(ROOT, 'dist-sub');
+/** Where tests may write screenshots (git-ignored). */
+export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
+
+/** Path of the browser used by launch(): Debian's chromium package. */
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.sh': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.gz': 'application/gzip',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Content-Type for a file name (application/octet-stream when unknown). */
+export function contentType(file) {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream';
+}
+
+function normalizePrefix(prefix) {
+  let p = String(prefix || '/');
+  if (!p.startsWith('/')) p = '/' + p;
+  if (!p.endsWith('/')) p += '/';
+  return p;
+}
+
+/**
+ * Serve the directory `dir` over HTTP on 127.0.0.1 at a random free port, under the URL path `prefix`
+ * (e.g. '/x/y/' to check a build made with `--public-url /x/y/`).
+ *
+ * GET and HEAD only. Directories serve their index.html (a directory URL without the trailing slash is
+ * redirected to the one with it, like a real static host). Anything outside `prefix`, missing, or
+ * outside `dir` (path traversal, also through symlinks) is 404. No SPA fallback: a wrong asset path
+ * must fail in the tests just as it would on a static host.
+ *
+ * @returns {Promise<{url: string, port: number, close: () => Promise<void>, requests: string[]}>}
+ *   `url` is the full base URL ending in the prefix, e.g. 'http://127.0.0.1:41234/x/y/'.
+ *   `requests` logs every request as 'METHOD /path STATUS'.
+ */
+export async function serve(dir, { prefix = '/' } = {}) {
+  const root = fs.realpathSync(path.resolve(dir));
+  if (!fs.statSync(root).isDirectory()) throw new Error(`serve: ${dir} is not a directory`);
+  const base = normalizePrefix(prefix);
+  const requests = [];
+
+  const server = http.createServer((req, res) => {
+    const send = (status, headers = {}, body = '') => {
+      requests.push(`${req.method} ${req.url} ${status}`);
+      res.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    const notFound = () => send(404, { 'Content-Type': 'text/plain; charset=utf-8' }, '404 Not Found\n');
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, '405\n');
+    }
+
+    let urlPath;
+    try {
+      urlPath = new URL(req.url, 'http://127.0.0.1').pathname; // drops ?query and #hash
+    } catch {
+      return send(400, {}, '400\n');
+    }
+    const withoutSlash = base.slice(0, -1);
+    if (urlPath === withoutSlash && withoutSlash !== '') {
+      return send(301, { Location: base }, '');
+    }
+    if (!urlPath.startsWith(base)) return notFound();
+
+    let rel;
+    try {
+      rel = decodeURIComponent(urlPath.slice(base.length));
+    } catch {
+      return send(400, {}, '400\n');
+    }
+    if (rel.includes('\0') || rel.includes('\\')) return notFound();
+    // Refuse any '..' segment outright, then check the resolved (and symlink-resolved) path again.
+    if (rel.split('/').some((seg) => seg === '..')) return notFound();
+    let file = path.resolve(root, '.' + path.posix.sep + rel);
+    const inside = (p) => p === root || p.startsWith(root + path.sep);
+    if (!inside(file)) return notFound();
+
+    let real;
+    let stat;
+    try {
+      real = fs.realpathSync(file);
+      if (!inside(real)) return notFound();
+      stat = fs.statSync(real);
+      if (stat.isDirectory()) {
+        if (!urlPath.endsWith('/')) {
+          const q = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+          return send(301, { Location: urlPath + '/' + q }, '');
+        }
+        real = path.join(real, 'index.html');
+        stat = fs.statSync(real);
+      }
+      if (!stat.isFile()) return notFound();
+    } catch {
+      return notFound();
+    }
+    file = real;
+
+    const headers = { 'Content-Type': contentType(file), 'Content-Length': String(stat.size) };
+    requests.push(`${req.method} ${req.url} 200`);
+    res.writeHead(200, { 'Cache-Control': 'no-store', ...headers });
+    if (req.method === 'HEAD') return res.end();
+    const stream = fs.createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${base}`,
+    port,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Chromium flags: root-safe, and quiet on a machine whose only network is 127.0.0.1. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+function isLocal(urlString) {
+  let u;
+  try {
+    u = new URL(urlString);
+  } catch {
+    return false;
+  }
+  if (['data:', 'blob:', 'about:'].includes(u.protocol)) return true;
+  if (['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) return u.hostname === '127.0.0.1';
+  return false;
+}
+
+/**
+ * Launch headless Debian Chromium and open one page (viewport 1280x900).
+ *
+ * `errors` collects, as strings:
+ *   'console.error: ...'   console messages of type error (includes failed resource loads such as 404s)
+ *   'pageerror: ...'       uncaught exceptions / unhandled rejections (e.g. a wasm panic)
+ *   'outside request: ...' any request not to 127.0.0.1 (the site must make none; such requests are aborted)
+ *   'requestfailed: ...'   a request to 127.0.0.1 that failed at the network level
+ *
+ * Close with `await browser.close()`.
+ * @returns {Promise<{browser: import('playwright-core').Browser, context: import('playwright-core').BrowserContext,
+ *   page: import('playwright-core').Page, errors: string[]}>}
+ */
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: run scripts/setup.sh (installs Debian's chromium)`);
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+
+  // Record and abort every request that leaves 127.0.0.1 (in any page of the context, and its workers).
+  await context.route(
+    (url) => !isLocal(url.href),
+    (route) => {
+      errors.push(`outside request: ${route.request().method()} ${route.request().url()}`);
+      return route.abort('blockedbyclient');
+    },
+  );
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      const where = loc && loc.url ? ` (${loc.url}:${loc.lineNumber})` : '';
+      errors.push(`console.error: ${msg.text()}${where}`);
+    }
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.stack || err.message || err}`));
+  page.on('requestfailed', (req) => {
+    if (isLocal(req.url()) && !req.url().startsWith('data:')) {
+      errors.push(`requestfailed: ${req.method()} ${req.url()} ${req.failure()?.errorText ?? ''}`);
+    }
+  });
+  page.on('websocket', (ws) => {
+    if (!isLocal(ws.url())) errors.push(`outside request: websocket ${ws.url()}`);
+  });
+  return { browser, context, page, errors };
+}
+
+/**
+ * Count the pixels of the canvas matched by `selector` that are neither fully transparent nor pure white
+ * (i.e. "ink" a chart drew). Reads the 2D context with getImageData; throws if there is no such canvas.
+ */
+export async function canvasInkPixels(page, selector) {
+  return page.$eval(selector, (canvas) => {
+    if (!(canvas instanceof HTMLCanvasElement)) throw new Error('canvasInkPixels: not a <canvas>');
+    if (canvas.width === 0 || canvas.height === 0) return 0;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) throw new Error('canvasInkPixels: canvas has no 2d context');
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const a = data[i + 3];
+      if (a === 0) continue;
+      if (data[i] === 255 && data[i + 1] === 255 && data[i + 2] === 255) continue;
+      ink += 1;
+    }
+    return ink;
+  });
+}
