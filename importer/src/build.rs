@@ -3,8 +3,8 @@
 
 use crate::doc::{Document, JobKey, RowKind};
 use model::{
-    paths, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo, Points, ReportMeta, SectionMeta, SeriesData,
-    SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
+    paths, ChangeRecord, ChangeSource, ChangesShard, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo,
+    Points, ReportMeta, SectionMeta, SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -56,6 +56,8 @@ pub struct Dataset {
     pub index: Index,
     pub series: Vec<SeriesShard>,
     pub jobs: Vec<JobShard>,
+    /// Every stated and detected change, per testcase.
+    pub changes: Vec<ChangesShard>,
     /// Reproduce scripts by content hash.
     pub scripts: BTreeMap<String, String>,
 }
@@ -731,6 +733,24 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         .map(|(j, s)| JobShard { schema: SCHEMA_VERSION, job: jobs[j as usize].id.clone(), series: s })
         .collect();
 
+    // changes: stated by reports, and steps found along series
+    let headline_keys: HashSet<(u32, u32, &str)> =
+        headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+    let mut changes_by_tc: BTreeMap<String, Vec<ChangeRecord>> = BTreeMap::new();
+    for ((j, m), p) in &series {
+        let fail = fail_metrics.contains(m);
+        let weight = if fail { -1 } else { (opts.weight)(m) };
+        let out = changes_by_tc.entry(jobs[*j as usize].testcase.clone()).or_default();
+        stated_changes(*j, m, p, weight, fail, &headline_keys, out);
+        if !fail {
+            detected_changes(*j, m, p, weight, out);
+        }
+    }
+    let changes: Vec<ChangesShard> = changes_by_tc
+        .into_iter()
+        .map(|(testcase, changes)| ChangesShard { schema: SCHEMA_VERSION, testcase, changes })
+        .collect();
+
     let totals = Totals {
         reports: reports.len(),
         jobs: jobs.len(),
@@ -739,7 +759,119 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         rows: rows_total,
     };
     let index = Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals };
-    (Dataset { index, series: series_shards, jobs: job_shards, scripts }, duplicates)
+    (Dataset { index, series: series_shards, jobs: job_shards, changes, scripts }, duplicates)
+}
+
+/// The changes the reports state for one series: each observation with a change, against the
+/// same report's base observation.
+fn stated_changes(
+    job: u32,
+    metric: &str,
+    p: &Points,
+    weight: i8,
+    fail: bool,
+    headline_keys: &HashSet<(u32, u32, &str)>,
+    out: &mut Vec<ChangeRecord>,
+) {
+    for i in 0..p.len() {
+        let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
+        let report = p.report[i];
+        let Some(b) = (0..p.len()).find(|&k| p.commit[k] == base && p.report[k] == report) else { continue };
+        let Some(base_mean) = p.mean[b] else { continue };
+        let sd = |k: usize| p.stddev(k);
+        let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
+            (Some(ra), Some(rb), Some(sa), Some(sb)) => match model::changes::welch(
+                model::changes::Sample { mean: base_mean, stddev: sa, runs: ra },
+                model::changes::Sample { mean: head_mean, stddev: sb, runs: rb },
+            ) {
+                model::changes::Significance::PValue(v) => Some(v),
+                model::changes::Significance::Unknown => None,
+            },
+            _ => None,
+        };
+        let noise = sd(b).into_iter().chain(sd(i)).fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
+        out.push(ChangeRecord {
+            source: ChangeSource::Stated,
+            job,
+            metric: metric.to_string(),
+            base,
+            head: p.commit[i],
+            base_mean,
+            head_mean,
+            change,
+            kind: if fail { model::ChangeKind::Reproduction } else { model::stats::change_kind(metric) },
+            direction: Direction::of(weight, change),
+            p_value,
+            noise_ratio: noise
+                .filter(|n| *n > 0.0)
+                .map(|n| ((head_mean - base_mean).abs() / n * 100.0).round() / 100.0),
+            report: Some(report),
+            headline: headline_keys.contains(&(report, job, metric)),
+        });
+    }
+}
+
+/// Steps found by change-point detection along one series (one value per commit: the mean of its
+/// observations, with the noise of that mean).
+pub(crate) fn detected_changes(job: u32, metric: &str, p: &Points, weight: i8, out: &mut Vec<ChangeRecord>) {
+    let mut per_commit: Vec<(u32, model::changes::Obs)> = Vec::new();
+    let mut i = 0;
+    while i < p.len() {
+        let c = p.commit[i];
+        let mut k = i;
+        let (mut sum, mut n, mut var, mut known) = (0.0, 0.0, 0.0, true);
+        while k < p.len() && p.commit[k] == c {
+            if let Some(m) = p.mean[k] {
+                sum += m;
+                n += 1.0;
+                match p.stddev(k) {
+                    Some(s) => {
+                        let runs = p.runs[k].unwrap_or(1).max(1) as f64;
+                        var += s * s / runs;
+                    }
+                    None => known = false,
+                }
+            }
+            k += 1;
+        }
+        if n > 0.0 {
+            let sigma = known.then(|| (var / (n * n)).sqrt()).filter(|s| *s > 0.0);
+            per_commit.push((c, model::changes::Obs { mean: sum / n, sigma }));
+        }
+        i = k;
+    }
+    if per_commit.len() < 4 {
+        return;
+    }
+    let obs: Vec<model::changes::Obs> = per_commit.iter().map(|(_, o)| *o).collect();
+    for step in model::changes::change_points(&obs, model::changes::StepOptions::default()) {
+        let change = model::stats::change(metric, step.before, step.after);
+        out.push(ChangeRecord {
+            source: ChangeSource::Detected,
+            job,
+            metric: metric.to_string(),
+            base: per_commit[step.at - 1].0,
+            head: per_commit[step.at].0,
+            base_mean: printed(step.before),
+            head_mean: printed(step.after),
+            change: (change * 100.0).round() / 100.0,
+            kind: model::stats::change_kind(metric),
+            direction: Direction::of(weight, change),
+            p_value: None,
+            noise_ratio: None,
+            report: None,
+            headline: false,
+        });
+    }
+}
+
+/// A value at the precision the mails print (2 decimals below 1000, else integer).
+fn printed(x: f64) -> f64 {
+    if x.abs() >= 1000.0 {
+        x.round()
+    } else {
+        (x * 100.0).round() / 100.0
+    }
 }
 
 /// Position of a row's job, found by the address of its shared `Arc`.

@@ -30,11 +30,14 @@ pub fn publish(data: &Dataset, out: &Path) -> std::io::Result<Written> {
         let rel = paths::job_shard(&j.job);
         write_json(out, &rel, j, &mut w, &mut keep)?;
     }
+    for c in &data.changes {
+        write_json(out, &paths::changes(&c.testcase), c, &mut w, &mut keep)?;
+    }
     for (hash, text) in &data.scripts {
         write_file(out, &paths::script(hash), text.as_bytes(), &mut w, &mut keep)?;
     }
     // remove what an earlier run wrote and this one did not
-    for dir in ["s", "j", "r"] {
+    for dir in ["s", "j", "c", "r"] {
         w.removed += remove_stale(&out.join(dir), &keep)?;
     }
     write_json(out, paths::INDEX, &data.index, &mut w, &mut keep)?;

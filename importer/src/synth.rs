@@ -8,8 +8,8 @@
 
 use crate::publish::{write_file, Written};
 use model::{
-    paths, Commit, Headline, Index, Job, JobShard, MetricInfo, Params, Points, ReportMeta, SectionMeta, SeriesData,
-    SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
+    paths, ChangesShard, Commit, Headline, Index, Job, JobShard, MetricInfo, Params, Points, ReportMeta, SectionMeta,
+    SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -192,6 +192,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             jobs.push(Job { id, testcase: tc_name.clone(), machine, params, script: Some(script_hash.clone()) });
         }
         let mut job_series: Vec<Vec<SeriesData>> = vec![Vec::new(); shape.jobs_per_testcase];
+        let mut changes = Vec::new();
         let mut tc_metric_ids = Vec::new();
         for (mi, (metric, dir)) in metrics.iter().enumerate() {
             metric_info.entry(metric.clone()).or_insert_with(|| MetricInfo {
@@ -260,6 +261,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
                         head: Some(at as u32),
                     });
                 }
+                crate::build::detected_changes(job_pos, metric, &p, *dir, &mut changes);
                 let sd = SeriesData { job: job_pos, metric: metric.clone(), points: p };
                 series_of_job.push(sd.clone());
                 shard.series.push(sd);
@@ -267,6 +269,8 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             let rel = paths::series_shard(&tc_name, metric);
             write_json(out, &rel, &shard, &mut w, &mut keep)?;
         }
+        let shard = ChangesShard { schema: SCHEMA_VERSION, testcase: tc_name.clone(), changes };
+        write_json(out, &paths::changes(&tc_name), &shard, &mut w, &mut keep)?;
         for (j, s) in job_series.into_iter().enumerate() {
             let job = &jobs[first_job + j];
             let shard = JobShard { schema: SCHEMA_VERSION, job: job.id.clone(), series: s };

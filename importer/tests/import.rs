@@ -625,3 +625,29 @@ fn compare_command_prints_changed_stats() {
     assert!(err.contains("/nonexistent/a.json"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn changes_shards_list_stated_changes_with_their_headline() {
+    let out = tmpdir("changes");
+    let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/seeds", "fixtures/corpus/008.txt"]);
+    assert_eq!(code, 0, "{err}");
+    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let c: model::ChangesShard =
+        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes("fio-basic"))).unwrap()).unwrap();
+    let two = c.changes.iter().find(|r| r.metric == "fio.latency_2ms%").unwrap();
+    assert_eq!((two.base_mean, two.head_mean, two.change), (46.56, 53.61, 7.1));
+    assert_eq!(two.kind, model::ChangeKind::Absolute);
+    assert!(two.headline, "the report's headline names this change");
+    assert_eq!(two.p_value, None, "run counts are not in the mail: no p-value is made up");
+    assert_eq!(two.noise_ratio, Some(5.05), "7.05 / (46.56 * 3%)");
+    assert!(index.reports[two.report.unwrap() as usize].notes[0].starts_with("This is not a regression"));
+    let aim7: model::ChangesShard =
+        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes("aim7"))).unwrap()).unwrap();
+    let jpm = aim7.changes.iter().find(|r| r.metric == "aim7.jobs-per-min").unwrap();
+    assert_eq!(jpm.direction, model::Direction::Regression);
+    assert_eq!(jpm.change, -6.3);
+    let fail = aim7.changes.iter().find(|r| r.metric.starts_with("dmesg.WARNING")).unwrap();
+    assert_eq!(fail.kind, model::ChangeKind::Reproduction);
+    assert_eq!(fail.direction, model::Direction::Improvement, "fewer failures");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -336,3 +336,53 @@ pub struct JobShard {
     pub job: String,
     pub series: Vec<SeriesData>,
 }
+
+/// `data/c/<testcase>.json`: every change of one testcase, stated by a report or detected along a
+/// series. This is what the Changes view fetches.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChangesShard {
+    pub schema: u32,
+    pub testcase: String,
+    pub changes: Vec<ChangeRecord>,
+}
+
+/// Where a change comes from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeSource {
+    /// A row of a report's comparison table.
+    #[default]
+    Stated,
+    /// A step found by change-point detection along the series.
+    Detected,
+}
+
+/// One change of one series between two commits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChangeRecord {
+    pub source: ChangeSource,
+    /// Position in `Index::jobs`.
+    pub job: u32,
+    pub metric: String,
+    /// Positions in `Index::commits`.
+    pub base: u32,
+    pub head: u32,
+    pub base_mean: f64,
+    pub head_mean: f64,
+    /// As lkp prints it: percent, or absolute for `%` and perf-profile metrics.
+    pub change: f64,
+    pub kind: ChangeKind,
+    pub direction: Direction,
+    /// Two-sided p-value of Welch's t-test; `None` when run counts are not known (never guessed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value: Option<f64>,
+    /// |head - base| in units of the larger stated stddev; `None` when no stddev is stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_ratio: Option<f64>,
+    /// Position in `Index::reports` of the stating report (stated changes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<u32>,
+    /// The report's headline names this change.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub headline: bool,
+}

@@ -14,6 +14,11 @@ pub fn job_shard(job_id: &str) -> String {
     format!("j/{job_id}.json")
 }
 
+/// Every change of one testcase (stated by reports or detected along series): the Changes view.
+pub fn changes(testcase: &str) -> String {
+    format!("c/{}.json", slug(testcase))
+}
+
 /// A reproduce script, stored once per distinct text.
 pub fn script(hash: &str) -> String {
     format!("r/{hash}.sh")
@@ -96,5 +101,6 @@ mod tests {
         assert!(slug("..").starts_with("..-"));
         assert_eq!(job_shard("00ff"), "j/00ff.json");
         assert_eq!(script("abc"), "r/abc.sh");
+        assert_eq!(changes("fio-basic"), "c/fio-basic.json");
     }
 }
