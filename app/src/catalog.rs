@@ -1,0 +1,370 @@
+//! The loaded index with lookups by stable key, plus what needs both the index and the view
+//! state: checking a parsed state against the data (`resolve`) and the first screen (`defaults`).
+
+use crate::state::{FacetKey, Tab, ViewState};
+use model::{Index, Job, MetricInfo};
+use std::collections::{BTreeSet, HashMap};
+
+/// `Index` plus maps from stable keys to positions.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    pub index: Index,
+    metric_pos: HashMap<String, usize>,
+    job_pos: HashMap<String, usize>,
+    commit_pos: HashMap<String, usize>,
+    report_pos: HashMap<String, usize>,
+    testcase_pos: HashMap<String, usize>,
+}
+
+impl Catalog {
+    pub fn new(index: Index) -> Catalog {
+        fn map<T>(xs: &[T], key: impl Fn(&T) -> &str) -> HashMap<String, usize> {
+            xs.iter().enumerate().map(|(i, x)| (key(x).to_string(), i)).collect()
+        }
+        Catalog {
+            metric_pos: map(&index.metrics, |m| &m.name),
+            job_pos: map(&index.jobs, |j| &j.id),
+            commit_pos: map(&index.commits, |c| &c.id),
+            report_pos: map(&index.reports, |r| &r.id),
+            testcase_pos: map(&index.testcases, |t| &t.name),
+            index,
+        }
+    }
+
+    pub fn metric(&self, name: &str) -> Option<&MetricInfo> {
+        self.metric_pos.get(name).map(|&i| &self.index.metrics[i])
+    }
+
+    /// Direction weight of a metric (0 when unknown).
+    pub fn direction(&self, name: &str) -> i8 {
+        self.metric(name).map_or(0, |m| m.direction)
+    }
+
+    pub fn job_pos(&self, id: &str) -> Option<usize> {
+        self.job_pos.get(id).copied()
+    }
+
+    pub fn job(&self, id: &str) -> Option<&Job> {
+        self.job_pos(id).map(|i| &self.index.jobs[i])
+    }
+
+    pub fn report_pos(&self, id: &str) -> Option<usize> {
+        self.report_pos.get(id).copied()
+    }
+
+    pub fn testcase(&self, name: &str) -> Option<&model::TestcaseInfo> {
+        self.testcase_pos.get(name).map(|&i| &self.index.testcases[i])
+    }
+
+    /// Position of a commit by full id, or by a unique prefix of at least 7 characters.
+    pub fn commit_pos(&self, id: &str) -> Option<usize> {
+        if let Some(&i) = self.commit_pos.get(id) {
+            return Some(i);
+        }
+        if id.len() < 7 {
+            return None;
+        }
+        let mut hits = self.index.commits.iter().enumerate().filter(|(_, c)| c.id.starts_with(id));
+        match (hits.next(), hits.next()) {
+            (Some((i, _)), None) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// Whether `testcase` measured `metric` (its shard exists).
+    pub fn testcase_has_metric(&self, testcase: &str, metric: &str) -> bool {
+        match (self.testcase(testcase), self.metric_pos.get(metric)) {
+            (Some(t), Some(&m)) => t.metrics.contains(&(m as u32)),
+            _ => false,
+        }
+    }
+
+    /// Reports (positions) having a section with `commit`, optionally only for `job`.
+    pub fn reports_of_commit(&self, commit: usize, job: Option<usize>) -> Vec<usize> {
+        self.index
+            .reports
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                r.sections
+                    .iter()
+                    .any(|s| s.commits.contains(&(commit as u32)) && job.is_none_or(|j| s.job == Some(j as u32)))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// One line naming a job: testcase, machine and every parameter.
+    pub fn describe_job(job: &Job) -> String {
+        let mut s = job.testcase.clone();
+        if !job.machine.is_empty() {
+            s.push_str(" · ");
+            s.push_str(&job.machine);
+        }
+        for (k, v) in &job.params {
+            s.push_str(&format!(" {k}={v}"));
+        }
+        s
+    }
+}
+
+/// Check a parsed state against the data: names that do not exist are dropped with a notice,
+/// commit prefixes are completed to full ids.
+pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
+    let mut notices = Vec::new();
+    let idx = &cat.index;
+    let facet_keys: BTreeSet<FacetKey> = s.facets.keys().cloned().collect();
+    for key in facet_keys {
+        let known: BTreeSet<&str> = idx.jobs.iter().filter_map(|j| facet_value(&key, j)).collect();
+        let known_key = match &key {
+            FacetKey::Param(k) => idx.jobs.iter().any(|j| j.params.contains_key(k)),
+            _ => true,
+        };
+        let set = s.facets.get_mut(&key).expect("key from the map");
+        if !known_key {
+            notices.push(format!("no job has parameter `{}`: filter dropped", key.name()));
+            s.facets.remove(&key);
+            continue;
+        }
+        let unknown: Vec<String> =
+            set.iter().filter(|v| !known.contains(v.as_str()) && !v.is_empty()).cloned().collect();
+        for v in unknown {
+            notices.push(format!("no job has {} = `{v}`: dropped", key.name()));
+            set.remove(&v);
+        }
+        if set.is_empty() {
+            s.facets.remove(&key);
+        }
+    }
+    if let Some(m) = &s.metric {
+        if cat.metric(m).is_none() {
+            notices.push(format!("unknown metric `{m}` dropped"));
+            s.metric = None;
+        }
+    }
+    let unknown_jobs: Vec<String> = s.jobs.iter().filter(|j| cat.job(j).is_none()).cloned().collect();
+    for j in unknown_jobs {
+        notices.push(format!("unknown job `{j}` dropped"));
+        s.jobs.remove(&j);
+    }
+    if let Some(j) = &s.job {
+        if cat.job(j).is_none() {
+            notices.push(format!("unknown job `{j}` dropped"));
+            s.job = None;
+        }
+    }
+    if let Some(r) = &s.report {
+        if cat.report_pos(r).is_none() {
+            notices.push(format!("unknown report `{r}` dropped"));
+            s.report = None;
+        }
+    }
+    for (name, slot) in [
+        ("from", &mut s.from),
+        ("to", &mut s.to),
+        ("commit", &mut s.commit),
+        ("base", &mut s.base),
+        ("head", &mut s.head),
+    ] {
+        if let Some(id) = slot.as_deref() {
+            match cat.commit_pos(id) {
+                Some(i) => *slot = Some(idx.commits[i].id.clone()),
+                None => {
+                    notices.push(format!("unknown commit `{id}` for `{name}` dropped"));
+                    *slot = None;
+                }
+            }
+        }
+    }
+    (s, notices)
+}
+
+/// The state a page URL asks for: the first screen (`defaults`) when the query says nothing,
+/// else the parsed query checked against the data. Notices name what was dropped.
+pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
+    let (parsed, mut notices) = ViewState::parse(query);
+    if parsed == ViewState::default() {
+        return (defaults(cat), notices);
+    }
+    let (s, more) = resolve(cat, parsed);
+    notices.extend(more);
+    // Nothing usable survived: show the first screen rather than an empty page.
+    if s == ViewState::default() {
+        return (defaults(cat), notices);
+    }
+    (s, notices)
+}
+
+/// The value a job has for a facet; `Some("")` when the job lacks that parameter.
+pub fn facet_value<'a>(key: &FacetKey, job: &'a Job) -> Option<&'a str> {
+    Some(match key {
+        FacetKey::Testcase => &job.testcase,
+        FacetKey::Machine => &job.machine,
+        FacetKey::Param(k) => job.params.get(k).map_or("", |v| v.as_str()),
+    })
+}
+
+/// The first screen when the URL says nothing: the headline metric of the most recent report,
+/// for its job, with the reported commit selected (so its link is visible).
+pub fn defaults(cat: &Catalog) -> ViewState {
+    let idx = &cat.index;
+    let mut s = ViewState::default();
+    let headline = idx.headlines.iter().find(|h| h.job.is_some()).or(idx.headlines.first());
+    let Some(h) = headline else {
+        // No headline at all: fall back to the first testcase's first KPI.
+        if let Some(t) = idx.testcases.first() {
+            s.facets.insert(FacetKey::Testcase, [t.name.clone()].into());
+            s.metric = t.headline_metrics.first().cloned().or_else(|| {
+                t.metrics.iter().map(|&m| &idx.metrics[m as usize]).find(|m| m.kpi).map(|m| m.name.clone())
+            });
+        }
+        return s;
+    };
+    s.facets.insert(FacetKey::Testcase, [h.testcase.clone()].into());
+    if cat.metric(&h.metric).is_some() {
+        s.metric = Some(h.metric.clone());
+    }
+    if let Some(j) = h.job.and_then(|j| idx.jobs.get(j as usize)) {
+        s.jobs.insert(j.id.clone());
+        s.job = Some(j.id.clone());
+    }
+    if let Some(head) = h.head.and_then(|c| idx.commits.get(c as usize)) {
+        s.commit = Some(head.id.clone());
+    }
+    if let Some(r) = idx.reports.get(h.report as usize) {
+        s.report = Some(r.id.clone());
+    }
+    s.tab = Tab::Trend;
+    s
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use model::{Commit, Headline, Params, ReportMeta, SectionMeta, TestcaseInfo};
+
+    /// A small index shaped like real imports: two testcases, three jobs, three commits.
+    pub fn sample_index() -> Index {
+        let job = |tc: &str, m: &str, p: &[(&str, &str)]| {
+            let params: Params = p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            Job { id: model::job_id(tc, m, &params), testcase: tc.into(), machine: m.into(), params, script: None }
+        };
+        let mut jobs = vec![
+            job("blogbench", "lkp-icl-2sp9", &[("fs", "xfs"), ("disk", "1SSD")]),
+            job("blogbench", "lkp-icl-2sp9", &[("fs", "ext4"), ("disk", "1SSD")]),
+            job("fio-basic", "lkp-csl-2sp3", &[("fs", "xfs"), ("disk", "1HDD"), ("rw", "write")]),
+        ];
+        jobs[0].script = Some("00ff".into());
+        let metric = |n: &str, d: i8, kpi: bool| MetricInfo { name: n.into(), direction: d, kpi, fail: false };
+        let metrics = vec![
+            metric("blogbench.read_score", 1, true),
+            metric("blogbench.write_score", 1, true),
+            metric("fio.write_bw_MBps", 1, true),
+            metric("mpstat.cpu.all.idle%", 0, false),
+            metric("vmstat.system.cs", 0, false),
+        ];
+        let commit = |id: &str, subj: &str| Commit {
+            id: id.into(),
+            subject: Some(subj.into()),
+            url: Some(format!("https://git.kernel.org/torvalds/c/{id}")),
+            ..Default::default()
+        };
+        Index {
+            schema: model::SCHEMA_VERSION,
+            commits: vec![
+                commit("4df0f7f145aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "base"),
+                commit("19957a1816bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "head"),
+                commit("v6.16-rc4", "tag"),
+            ],
+            reports: vec![ReportMeta {
+                id: "r1".into(),
+                subject: Some("[linux-next:master] [xfs] 19957a1816: blogbench.write_score 5.2% improvement".into()),
+                url: Some("https://lore.kernel.org/all/x@intel.com/".into()),
+                sections: vec![SectionMeta { job: Some(0), commits: vec![0, 1], rows: 10, machine: None }],
+                ..Default::default()
+            }],
+            jobs,
+            metrics,
+            testcases: vec![
+                TestcaseInfo {
+                    name: "blogbench".into(),
+                    jobs: vec![0, 1],
+                    metrics: vec![0, 1, 3, 4],
+                    headline_metrics: vec!["blogbench.write_score".into()],
+                },
+                TestcaseInfo { name: "fio-basic".into(), jobs: vec![2], metrics: vec![2, 3], headline_metrics: vec![] },
+            ],
+            headlines: vec![Headline {
+                report: 0,
+                job: Some(0),
+                testcase: "blogbench".into(),
+                metric: "blogbench.write_score".into(),
+                change: Some(5.2),
+                word: "improvement".into(),
+                base: Some(0),
+                head: Some(1),
+            }],
+            totals: Default::default(),
+        }
+    }
+
+    #[test]
+    fn defaults_show_the_newest_headline() {
+        let cat = Catalog::new(sample_index());
+        let s = defaults(&cat);
+        assert_eq!(s.metric.as_deref(), Some("blogbench.write_score"));
+        assert_eq!(s.jobs.len(), 1);
+        assert_eq!(s.commit.as_deref(), Some(cat.index.commits[1].id.as_str()));
+        assert_eq!(s.report.as_deref(), Some("r1"));
+        // And the defaults are a valid state.
+        let (r, notices) = resolve(&cat, s.clone());
+        assert_eq!(r, s);
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn resolve_drops_unknown_names_and_completes_prefixes() {
+        let cat = Catalog::new(sample_index());
+        let (s, _) = ViewState::parse(
+            "testcase=blogbench,nope&p.fs=xfs,zfs&p.colour=red&metric=x.y&jobs=zz&commit=19957a1&base=4df0&head=v6.16-rc4",
+        );
+        let (s, notices) = resolve(&cat, s);
+        assert_eq!(
+            s.to_query(),
+            "testcase=blogbench&p.fs=xfs&commit=19957a1816bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb&head=v6.16-rc4"
+        );
+        assert_eq!(notices.len(), 6, "{notices:?}");
+    }
+
+    #[test]
+    fn from_query_defaults_only_when_empty() {
+        let cat = Catalog::new(sample_index());
+        assert_eq!(from_query(&cat, "").0, defaults(&cat));
+        let (s, n) = from_query(&cat, "bogus=1");
+        assert_eq!((s, n.len()), (defaults(&cat), 1));
+        let (s, n) = from_query(&cat, "metric=nope&p.colour=red");
+        assert_eq!((s, n.len()), (defaults(&cat), 2), "nothing usable: the first screen");
+        let (s, n) = from_query(&cat, "view=compare&metric=nope");
+        assert_eq!(s.tab, Tab::Compare);
+        assert_eq!(s.metric, None);
+        assert_eq!(n.len(), 1);
+    }
+
+    #[test]
+    fn commit_prefix_must_be_unique_and_long_enough() {
+        let cat = Catalog::new(sample_index());
+        assert_eq!(cat.commit_pos("19957a"), None);
+        assert_eq!(cat.commit_pos("19957a18"), Some(1));
+        assert_eq!(cat.commit_pos("v6.16-rc4"), Some(2));
+    }
+
+    #[test]
+    fn reports_of_a_commit() {
+        let cat = Catalog::new(sample_index());
+        assert_eq!(cat.reports_of_commit(1, None), vec![0]);
+        assert_eq!(cat.reports_of_commit(1, Some(1)), Vec::<usize>::new());
+        assert_eq!(cat.reports_of_commit(2, None), Vec::<usize>::new());
+        assert!(cat.testcase_has_metric("fio-basic", "mpstat.cpu.all.idle%"));
+        assert!(!cat.testcase_has_metric("fio-basic", "blogbench.read_score"));
+    }
+}

@@ -1,0 +1,87 @@
+//! Reading published files: the data directory (relative to the page), and parsing JSON with
+//! the schema version checked. Every error names the file, so a broken shard is found at once.
+
+use serde::de::DeserializeOwned;
+
+/// Directory of the published data, relative to the page (so any `--public-url` works).
+pub const DATA_DIR: &str = "data/";
+
+/// Published JSON files carry the schema version; the page refuses any other.
+pub trait Versioned {
+    fn schema(&self) -> u32;
+}
+
+impl Versioned for model::Index {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+}
+
+impl Versioned for model::SeriesShard {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+}
+
+impl Versioned for model::JobShard {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct SchemaOnly {
+    schema: u32,
+}
+
+/// Parse a published JSON file, checking its schema version. Errors name the file.
+pub fn parse_json<T: DeserializeOwned + Versioned>(path: &str, text: &str) -> Result<T, String> {
+    let fail = |why: String| format!("could not load {DATA_DIR}{path}: {why}");
+    let schema_error = |found: u32| {
+        fail(format!(
+            "data schema {found}, but this page reads schema {} (rebuild the data with the matching importer)",
+            model::SCHEMA_VERSION
+        ))
+    };
+    match serde_json::from_str::<T>(text) {
+        Ok(v) if v.schema() == model::SCHEMA_VERSION => Ok(v),
+        Ok(v) => Err(schema_error(v.schema())),
+        Err(e) => match serde_json::from_str::<SchemaOnly>(text) {
+            Ok(s) if s.schema != model::SCHEMA_VERSION => Err(schema_error(s.schema)),
+            _ => Err(fail(format!("malformed JSON: {e}"))),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::{JobShard, SeriesShard};
+
+    #[test]
+    fn good_files_parse() {
+        let s: SeriesShard =
+            parse_json("s/a/b.json", r#"{"schema":1,"testcase":"a","metric":"m","series":[]}"#).unwrap();
+        assert_eq!(s.metric, "m");
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_cause() {
+        let e = parse_json::<JobShard>("j/x.json", "<html>").unwrap_err();
+        assert!(
+            e.starts_with("could not load data/j/x.json: malformed JSON: expected value at line 1 column 1"),
+            "{e}"
+        );
+        let e = parse_json::<JobShard>("j/x.json", r#"{"schema":1,"job":"x"}"#).unwrap_err();
+        assert!(e.contains("missing field `series`"), "{e}");
+        let e = parse_json::<JobShard>("j/x.json", r#"{"schema":7,"job":"x","series":[]}"#).unwrap_err();
+        let expected = format!(
+            "could not load data/j/x.json: data schema 7, but this page reads schema {} (rebuild the data with the matching importer)",
+            model::SCHEMA_VERSION
+        );
+        assert_eq!(e, expected);
+        // Another schema whose shape changed too: the version is what is reported.
+        let e = parse_json::<JobShard>("j/x.json", r#"{"schema":2,"jobs":[]}"#).unwrap_err();
+        assert!(e.contains("data schema 2"), "{e}");
+    }
+}

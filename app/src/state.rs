@@ -1,0 +1,459 @@
+//! The whole shareable view state and its URL query form: `ViewState::parse` and
+//! `ViewState::to_query` are exact inverses (`parse(&s.to_query()) == (s, [])`).
+//!
+//! Everything is named by stable keys (testcase names, parameter values, metric names, commit
+//! and job ids), never by positions, so a link survives a rebuild of the data with more reports.
+//! This module knows nothing of the index: checking that the names exist is `catalog::resolve`.
+
+use model::Direction;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A filter facet: the testcase, the machine group, or one job parameter.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FacetKey {
+    Testcase,
+    Machine,
+    Param(String),
+}
+
+impl FacetKey {
+    /// The name shown above the facet and used in `data-testid="facet-<name>"`.
+    pub fn name(&self) -> &str {
+        match self {
+            FacetKey::Testcase => "testcase",
+            FacetKey::Machine => "machine",
+            FacetKey::Param(k) => k,
+        }
+    }
+
+    /// The query key: `testcase`, `machine`, `p.<param>`.
+    fn query_key(&self) -> String {
+        match self {
+            FacetKey::Testcase => "testcase".into(),
+            FacetKey::Machine => "machine".into(),
+            FacetKey::Param(k) => format!("p.{}", encode(k)),
+        }
+    }
+}
+
+/// The view tab.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tab {
+    #[default]
+    Trend,
+    Compare,
+}
+
+/// Sort order of the compare table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SortKey {
+    /// Largest |change| first.
+    #[default]
+    Change,
+    Name,
+}
+
+/// Everything a permalink must restore. Invariant: no facet holds an empty set (a facet
+/// without selection is absent), so that every state has exactly one query form.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ViewState {
+    pub tab: Tab,
+    /// Selected facet values; a job matches when it matches every facet present.
+    pub facets: BTreeMap<FacetKey, BTreeSet<String>>,
+    /// Metric shown in the trend chart.
+    pub metric: Option<String>,
+    /// Job ids explicitly shown in the trend; empty means every job matching the facets.
+    pub jobs: BTreeSet<String>,
+    /// Commit range of the trend (commit ids, inclusive).
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// Selected commit (commit panel), the job and report it was selected from.
+    pub commit: Option<String>,
+    pub job: Option<String>,
+    pub report: Option<String>,
+    /// Compare table: base and head commit ids.
+    pub base: Option<String>,
+    pub head: Option<String>,
+    /// Compare table: metric namespace filter (`vmstat`, `perf-stat`, ...).
+    pub ns: Option<String>,
+    /// Compare table: direction filter.
+    pub dir: Option<Direction>,
+    pub sort: SortKey,
+}
+
+impl ViewState {
+    /// Toggle one facet value, keeping the no-empty-set invariant.
+    pub fn toggle(&mut self, key: &FacetKey, value: &str) {
+        let set = self.facets.entry(key.clone()).or_default();
+        if !set.remove(value) {
+            set.insert(value.to_string());
+        }
+        if set.is_empty() {
+            self.facets.remove(key);
+        }
+    }
+
+    /// Selected values of a facet (empty when none).
+    pub fn selected(&self, key: &FacetKey) -> impl Iterator<Item = &String> {
+        self.facets.get(key).into_iter().flatten()
+    }
+
+    pub fn is_selected(&self, key: &FacetKey, value: &str) -> bool {
+        self.facets.get(key).is_some_and(|s| s.contains(value))
+    }
+
+    /// The query string (without `?`); empty for the default state.
+    pub fn to_query(&self) -> String {
+        let mut out: Vec<String> = Vec::new();
+        let mut one = |k: &str, v: &str| out.push(format!("{k}={}", encode(v)));
+        if self.tab == Tab::Compare {
+            one("view", "compare");
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for (key, values) in &self.facets {
+            parts.push(format!("{}={}", key.query_key(), join(values)));
+        }
+        out.append(&mut parts);
+        if let Some(m) = &self.metric {
+            out.push(format!("metric={}", encode(m)));
+        }
+        if !self.jobs.is_empty() {
+            out.push(format!("jobs={}", join(&self.jobs)));
+        }
+        for (k, v) in [
+            ("from", &self.from),
+            ("to", &self.to),
+            ("commit", &self.commit),
+            ("job", &self.job),
+            ("report", &self.report),
+            ("base", &self.base),
+            ("head", &self.head),
+            ("ns", &self.ns),
+        ] {
+            if let Some(v) = v {
+                out.push(format!("{k}={}", encode(v)));
+            }
+        }
+        if let Some(d) = self.dir {
+            out.push(format!("dir={}", d.as_str()));
+        }
+        if self.sort == SortKey::Name {
+            out.push("sort=name".into());
+        }
+        out.join("&")
+    }
+
+    /// Parse a query string (with or without `?`). Never fails: what cannot be understood is
+    /// dropped and named in the returned notices.
+    pub fn parse(query: &str) -> (ViewState, Vec<String>) {
+        let mut s = ViewState::default();
+        let mut notices = Vec::new();
+        let query = query.strip_prefix('?').unwrap_or(query);
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let Some(key) = decode(raw_key) else {
+                notices.push(format!("dropped a parameter whose name is not valid UTF-8: {}", shorten(pair)));
+                continue;
+            };
+            let values = raw_value.split(',').map(decode).collect::<Option<Vec<String>>>();
+            let Some(values) = values else {
+                notices.push(format!("dropped parameter `{}`: its value is not valid UTF-8", shorten(&key)));
+                continue;
+            };
+            let single = || decode(raw_value).unwrap_or_default();
+            let set_one = |slot: &mut Option<String>, name: &str, notices: &mut Vec<String>| {
+                if slot.is_some() {
+                    notices.push(format!("parameter `{name}` given twice: the last one is used"));
+                }
+                *slot = Some(single());
+            };
+            match key.as_str() {
+                "view" => match single().as_str() {
+                    "trend" => s.tab = Tab::Trend,
+                    "compare" => s.tab = Tab::Compare,
+                    other => notices.push(format!("unknown view `{}` ignored", shorten(other))),
+                },
+                "testcase" => s.facets.entry(FacetKey::Testcase).or_default().extend(values),
+                "machine" => s.facets.entry(FacetKey::Machine).or_default().extend(values),
+                "jobs" => s.jobs.extend(values),
+                "metric" => set_one(&mut s.metric, "metric", &mut notices),
+                "from" => set_one(&mut s.from, "from", &mut notices),
+                "to" => set_one(&mut s.to, "to", &mut notices),
+                "commit" => set_one(&mut s.commit, "commit", &mut notices),
+                "job" => set_one(&mut s.job, "job", &mut notices),
+                "report" => set_one(&mut s.report, "report", &mut notices),
+                "base" => set_one(&mut s.base, "base", &mut notices),
+                "head" => set_one(&mut s.head, "head", &mut notices),
+                "ns" => set_one(&mut s.ns, "ns", &mut notices),
+                "dir" => match single().as_str() {
+                    "regression" => s.dir = Some(Direction::Regression),
+                    "improvement" => s.dir = Some(Direction::Improvement),
+                    "undefined" => s.dir = Some(Direction::Undefined),
+                    other => notices.push(format!("unknown direction `{}` ignored", shorten(other))),
+                },
+                "sort" => match single().as_str() {
+                    "change" => s.sort = SortKey::Change,
+                    "name" => s.sort = SortKey::Name,
+                    other => notices.push(format!("unknown sort `{}` ignored", shorten(other))),
+                },
+                k => match k.strip_prefix("p.") {
+                    Some(param) if !param.is_empty() => {
+                        s.facets.entry(FacetKey::Param(param.to_string())).or_default().extend(values)
+                    }
+                    _ => notices.push(format!("unknown parameter `{}` ignored", shorten(k))),
+                },
+            }
+        }
+        (s, notices)
+    }
+}
+
+fn join(values: &BTreeSet<String>) -> String {
+    values.iter().map(|v| encode(v)).collect::<Vec<_>>().join(",")
+}
+
+/// Cut a user-supplied string for a notice, on a character boundary.
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Percent-encode everything but a readable safe set. `,` is the list separator and `%`, `&`,
+/// `=`, `+`, `#` are syntax, so all of them are encoded inside values.
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:@/!*()'".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decode `%XX` escapes and `+` (a space, as forms write it). A `%` not followed by two hex
+/// digits stays literal. `None` when the bytes are not UTF-8.
+pub fn decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() && hex(bytes[i + 1]).is_some() && hex(bytes[i + 2]).is_some() => {
+                out.push(hex(bytes[i + 1]).unwrap_or(0) * 16 + hex(bytes[i + 2]).unwrap_or(0));
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(s: &ViewState) {
+        let q = s.to_query();
+        let (back, notices) = ViewState::parse(&q);
+        assert_eq!(&back, s, "query {q}");
+        assert!(notices.is_empty(), "{q}: {notices:?}");
+        assert_eq!(back.to_query(), q);
+    }
+
+    #[test]
+    fn default_state_is_the_empty_query() {
+        assert_eq!(ViewState::default().to_query(), "");
+        assert_eq!(ViewState::parse(""), (ViewState::default(), vec![]));
+        assert_eq!(ViewState::parse("?"), (ViewState::default(), vec![]));
+        assert_eq!(ViewState::parse("&&"), (ViewState::default(), vec![]));
+    }
+
+    #[test]
+    fn readable_query() {
+        let mut s = ViewState::default();
+        s.toggle(&FacetKey::Testcase, "blogbench");
+        s.toggle(&FacetKey::Param("fs".into()), "xfs");
+        s.toggle(&FacetKey::Param("fs".into()), "ext4");
+        s.metric = Some("mpstat.cpu.all.idle%".into());
+        s.tab = Tab::Compare;
+        s.dir = Some(Direction::Regression);
+        assert_eq!(
+            s.to_query(),
+            "view=compare&testcase=blogbench&p.fs=ext4,xfs&metric=mpstat.cpu.all.idle%25&dir=regression"
+        );
+        roundtrip(&s);
+    }
+
+    #[test]
+    fn toggling_keeps_no_empty_sets() {
+        let mut s = ViewState::default();
+        s.toggle(&FacetKey::Machine, "lkp-icl-2sp9");
+        s.toggle(&FacetKey::Machine, "lkp-icl-2sp9");
+        assert_eq!(s, ViewState::default());
+    }
+
+    #[test]
+    fn awkward_values_roundtrip() {
+        let nasty = [
+            "",
+            " ",
+            ",",
+            ",,",
+            "a,b",
+            "%",
+            "%25",
+            "%zz",
+            "+",
+            "a+b",
+            "&",
+            "=",
+            "#frag",
+            "?",
+            "ü",
+            "日本語",
+            "a b\tc",
+            "perf-profile.calltrace.cycles-pp.__x64_sys_write",
+            "p.fs",
+            "\u{0}",
+            "😀,😀",
+            "100%",
+        ];
+        for v in nasty {
+            let mut s = ViewState::default();
+            s.toggle(&FacetKey::Param(format!("k{v}")), v);
+            s.toggle(&FacetKey::Testcase, v);
+            s.metric = Some(v.into());
+            s.commit = Some(v.into());
+            s.jobs.insert(v.into());
+            s.jobs.insert(format!("{v}x"));
+            roundtrip(&s);
+        }
+    }
+
+    #[test]
+    fn garbage_is_dropped_with_notices() {
+        for (q, n) in [
+            ("foo=1", 1),
+            ("view=pie", 1),
+            ("dir=sideways&sort=size", 2),
+            ("p.=x", 1),
+            ("%ff%fe=1", 1),
+            ("metric=%c3%28", 1),
+            ("metric=a&metric=b", 1),
+            ("=&=&x", 3),
+            ("metric=%", 0),
+            ("metric=%4", 0),
+        ] {
+            let (_, notices) = ViewState::parse(q);
+            assert_eq!(notices.len(), n, "{q}: {notices:?}");
+        }
+        assert_eq!(ViewState::parse("metric=%").0.metric.as_deref(), Some("%"));
+        assert_eq!(ViewState::parse("metric=a+b").0.metric.as_deref(), Some("a b"));
+        assert_eq!(ViewState::parse("metric=a&metric=b").0.metric.as_deref(), Some("b"));
+        assert_eq!(ViewState::parse("metric=%E6%97%A5").0.metric.as_deref(), Some("日"));
+        let long = "x".repeat(500);
+        let (_, n) = ViewState::parse(&format!("{long}=1"));
+        assert!(n[0].len() < 100);
+    }
+
+    #[test]
+    fn non_canonical_queries_canonicalise() {
+        let (s, _) = ViewState::parse("?p.fs=xfs&testcase=b,a&p.fs=ext4&view=trend&sort=change");
+        assert_eq!(s.to_query(), "testcase=a,b&p.fs=ext4,xfs");
+    }
+
+    /// A tiny deterministic generator (xorshift) so that the property loop needs no crate.
+    struct Gen(u64);
+    impl Gen {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[(self.next() % xs.len() as u64) as usize]
+        }
+        fn string(&mut self) -> String {
+            let atoms =
+                ["a", "fs", "xfs", "%", ",", "&", "=", "+", " ", "é", "日", "😀", "", ".", "*", "?", "#", "/", "p."];
+            (0..self.next() % 5).map(|_| self.pick(&atoms)).collect()
+        }
+        fn opt(&mut self) -> Option<String> {
+            (!self.next().is_multiple_of(3)).then(|| self.string())
+        }
+        fn values(&mut self) -> BTreeSet<String> {
+            (0..1 + self.next() % 3).map(|_| self.string()).collect()
+        }
+    }
+
+    #[test]
+    fn property_roundtrip_over_generated_states() {
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..3000 {
+            let mut s = ViewState {
+                tab: if g.next().is_multiple_of(2) { Tab::Trend } else { Tab::Compare },
+                sort: if g.next().is_multiple_of(2) { SortKey::Change } else { SortKey::Name },
+                dir: match g.next() % 4 {
+                    0 => None,
+                    1 => Some(Direction::Regression),
+                    2 => Some(Direction::Improvement),
+                    _ => Some(Direction::Undefined),
+                },
+                metric: g.opt(),
+                from: g.opt(),
+                to: g.opt(),
+                commit: g.opt(),
+                job: g.opt(),
+                report: g.opt(),
+                base: g.opt(),
+                head: g.opt(),
+                ns: g.opt(),
+                ..Default::default()
+            };
+            for _ in 0..g.next() % 4 {
+                let key = match g.next() % 3 {
+                    0 => FacetKey::Testcase,
+                    1 => FacetKey::Machine,
+                    _ => FacetKey::Param(format!("k{}", g.string())),
+                };
+                let vals = g.values();
+                s.facets.insert(key, vals);
+            }
+            if g.next().is_multiple_of(2) {
+                s.jobs = g.values();
+            }
+            roundtrip(&s);
+        }
+    }
+
+    #[test]
+    fn parse_never_panics_on_random_bytes() {
+        let mut g = Gen(42);
+        let alphabet = b"ab=&,%+?#pP.09fFzZ\xc3\xa9 ";
+        for _ in 0..5000 {
+            let bytes: Vec<u8> =
+                (0..g.next() % 30).map(|_| alphabet[(g.next() % alphabet.len() as u64) as usize]).collect();
+            let q = String::from_utf8_lossy(&bytes);
+            let (s, _) = ViewState::parse(&q);
+            // Whatever was understood round-trips from then on.
+            roundtrip(&s);
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The compare view: one job's metrics between a base and a head commit, as lkp's ncompare
+//! prints them; filter by namespace and direction, sort, click a row for its trend.
+
+use super::trend::Shared;
+use super::{commit_option_label, Cat, Nav};
+use crate::catalog::Catalog;
+use crate::compare::{self, Row};
+use crate::facets;
+use crate::state::{FacetKey, SortKey, Tab};
+use crate::{views, web};
+use leptos::prelude::*;
+use model::{paths, Direction, JobShard};
+use std::sync::Arc;
+
+/// Rows rendered before "show all".
+const FIRST_ROWS: usize = 400;
+
+#[derive(Clone, PartialEq)]
+struct Table {
+    job: usize,
+    commits: Vec<u32>,
+    pair: Option<(u32, u32)>,
+    rows: Shared<Vec<Row>>,
+}
+
+#[component]
+pub fn CompareView() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let cat = expect_context::<Cat>();
+    let c1 = cat.clone();
+    let job = Memo::new(move |_| nav.state.with(|s| views::compare_job(&c1, s)));
+    let c2 = cat.clone();
+    let shard = LocalResource::new(move || {
+        let j = job.get();
+        let id = j.map(|j| c2.index.jobs[j].id.clone());
+        async move {
+            match id {
+                Some(id) => web::load_json::<JobShard>(&paths::job_shard(&id)).await.map(Some),
+                None => Ok(None),
+            }
+        }
+    });
+    let c3 = cat.clone();
+    let table = Memo::new(move |_| {
+        let loaded = shard.get()?;
+        Some(loaded.map(|sh| {
+            let sh = sh?;
+            let j = job.get()?;
+            let commits = compare::commits(&sh);
+            let chosen = nav.state.with(|s| {
+                let pos = |c: &Option<String>| c.as_deref().and_then(|c| c3.commit_pos(c)).map(|c| c as u32);
+                (pos(&s.base), pos(&s.head))
+            });
+            let pair = match chosen {
+                (Some(b), Some(h)) => Some((b, h)),
+                (b, h) => views::default_pair(&c3, j, &commits).map(|(db, dh)| (b.unwrap_or(db), h.unwrap_or(dh))),
+            };
+            let rows = pair.map_or_else(Vec::new, |(b, h)| {
+                compare::rows(&sh, b, h, |m| c3.metric(m).map_or((0, false), |i| (i.direction, i.fail)))
+            });
+            Some(Table { job: j, commits, pair, rows: Shared(Arc::new(rows)) })
+        }))
+    });
+    let show_all = RwSignal::new(false);
+    let c4 = cat.clone();
+    move || -> AnyView {
+        show_all.track();
+        match table.get() {
+            None => view! { <p class="loading">"loading the job's metrics…"</p> }.into_any(),
+            Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
+            Some(Ok(None)) => view! { <p class="hint">"No job matches the filters."</p> }.into_any(),
+            Some(Ok(Some(t))) => table_view(&c4, nav, t, show_all).into_any(),
+        }
+    }
+}
+
+fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl IntoView {
+    let (ns, dir, sort) = nav.state.with_untracked(|s| (s.ns.clone(), s.dir, s.sort));
+    let rows = t.rows.0.clone();
+    let order = compare::view(&rows, ns.as_deref(), dir, sort);
+    let namespaces = compare::namespaces(&rows);
+    let n_reg = rows.iter().filter(|r| r.direction == Direction::Regression).count();
+    let n_imp = rows.iter().filter(|r| r.direction == Direction::Improvement).count();
+    let job = &cat.index.jobs[t.job];
+    let job_id = job.id.clone();
+
+    // Job picker: the matching jobs, plus the current one.
+    let mut jobs = nav.state.with_untracked(|s| facets::matching_jobs(&cat.index.jobs, s));
+    if !jobs.contains(&t.job) {
+        jobs.insert(0, t.job);
+    }
+    let job_options = jobs
+        .iter()
+        .map(|&j| {
+            let id = cat.index.jobs[j].id.clone();
+            view! { <option value=id selected=j == t.job>{Catalog::describe_job(&cat.index.jobs[j])}</option> }
+        })
+        .collect_view();
+    let commit_select = |which: &'static str, current: Option<u32>| {
+        let opts = t
+            .commits
+            .iter()
+            .map(|&c| {
+                let id = cat.index.commits[c as usize].id.clone();
+                view! { <option value=id selected=current == Some(c)>{commit_option_label(cat, c as usize, 80)}</option> }
+            })
+            .collect_view();
+        view! {
+            <select
+                data-testid=format!("compare-{which}")
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    nav.push(|s| if which == "base" { s.base = Some(v) } else { s.head = Some(v) })
+                }
+            >
+                {opts}
+            </select>
+        }
+    };
+    let (base, head) = (t.pair.map(|p| p.0), t.pair.map(|p| p.1));
+    let ids = |c: Option<u32>| c.map(|c| cat.index.commits[c as usize].id.clone());
+    let (base_id, head_id) = (ids(base), ids(head));
+    let swap = move |_| {
+        let (b, h) = (base_id.clone(), head_id.clone());
+        nav.push(|s| {
+            s.base = h;
+            s.head = b;
+        })
+    };
+    let ns_options = namespaces
+        .iter()
+        .map(|(n, count)| {
+            view! { <option value=n.clone() selected=ns.as_deref() == Some(n.as_str())>{format!("{n} ({count})")}</option> }
+        })
+        .collect_view();
+    let dir_value = dir.map(|d| d.as_str()).unwrap_or("");
+    let sort_button = move |key: SortKey, label: &'static str| {
+        view! {
+            <button class="sort" class:active=sort == key data-testid=format!("sort-{label}") on:click=move |_| nav.replace(|s| s.sort = key)>
+                {label}
+            </button>
+        }
+    };
+    let limit = if show_all.get_untracked() { usize::MAX } else { FIRST_ROWS };
+    let hidden = order.len().saturating_sub(limit);
+    let body = order.iter().take(limit).map(|&i| row_view(cat, nav, &rows[i], job, &job_id)).collect_view();
+    let summary =
+        format!("{} metrics · {} shown · {n_reg} regressions · {n_imp} improvements", rows.len(), order.len());
+    let commit_link = |c: Option<u32>| {
+        c.map(|c| {
+            let commit = &cat.index.commits[c as usize];
+            let text = commit.short().to_string();
+            match &commit.url {
+                Some(u) => {
+                    view! { <a href=u.clone() target="_blank" rel="noopener"><code>{text}</code></a> }.into_any()
+                }
+                None => view! { <code>{text}</code> }.into_any(),
+            }
+        })
+    };
+    view! {
+        <section class="compare">
+            <div class="compare-controls">
+                <label class="job-pick">
+                    "job "
+                    <select data-testid="compare-job" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        nav.push(|s| {
+                            s.job = Some(v);
+                            s.base = None;
+                            s.head = None;
+                        })
+                    }>{job_options}</select>
+                </label>
+                <div class="pair">
+                    <label>"base " {commit_select("base", base)}</label>
+                    <button class="swap" title="swap base and head" on:click=swap>"⇄"</button>
+                    <label>"head " {commit_select("head", head)}</label>
+                </div>
+                <div class="row-filters">
+                    <label>
+                        "namespace "
+                        <select data-testid="compare-ns" on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            nav.replace(|s| s.ns = (!v.is_empty()).then_some(v))
+                        }>
+                            <option value="" selected=ns.is_none()>"all"</option>
+                            {ns_options}
+                        </select>
+                    </label>
+                    <label>
+                        " direction "
+                        <select data-testid="compare-dir" prop:value=dir_value on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            nav.replace(|s| {
+                                s.dir = match v.as_str() {
+                                    "regression" => Some(Direction::Regression),
+                                    "improvement" => Some(Direction::Improvement),
+                                    "undefined" => Some(Direction::Undefined),
+                                    _ => None,
+                                }
+                            })
+                        }>
+                            <option value="" selected=dir.is_none()>"all"</option>
+                            <option value="regression" selected=dir == Some(Direction::Regression)>"regressions"</option>
+                            <option value="improvement" selected=dir == Some(Direction::Improvement)>"improvements"</option>
+                            <option value="undefined" selected=dir == Some(Direction::Undefined)>"direction unknown"</option>
+                        </select>
+                    </label>
+                    " sort: "
+                    {sort_button(SortKey::Change, "change")}
+                    {sort_button(SortKey::Name, "name")}
+                </div>
+            </div>
+            <p class="compare-summary">
+                {summary} " · " {commit_link(base)} " → " {commit_link(head)}
+            </p>
+            <table class="compare-table" data-testid="compare-table">
+                <thead>
+                    <tr>
+                        <th class="metric">"metric"</th>
+                        <th class="num">"base ± %stddev"</th>
+                        <th class="num">"change"</th>
+                        <th class="num">"head ± %stddev"</th>
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+            {(hidden > 0).then(|| view! {
+                <button class="show-all" on:click=move |_| show_all.set(true)>{format!("show {hidden} more rows")}</button>
+            })}
+        </section>
+    }
+}
+
+fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str) -> impl IntoView {
+    let metric = r.metric.clone();
+    let (testcase, job_id) = (job.testcase.clone(), job_id.to_string());
+    let job_matches_filters = {
+        let j = job.clone();
+        move |s: &crate::state::ViewState| facets::job_matches(&j, s, None)
+    };
+    let open_trend = move |_| {
+        let (metric, testcase, job_id) = (metric.clone(), testcase.clone(), job_id.clone());
+        let keep = nav.state.with_untracked(&job_matches_filters);
+        nav.push(|s| {
+            s.tab = Tab::Trend;
+            if !keep {
+                s.facets.clear();
+            }
+            s.facets.insert(FacetKey::Testcase, [testcase].into());
+            s.metric = Some(metric);
+            s.jobs = [job_id.clone()].into();
+            s.job = Some(job_id);
+        })
+    };
+    let kpi = cat.metric(&r.metric).is_some_and(|m| m.kpi);
+    let title = if r.stated { "as the report states it" } else { "computed from the two means" };
+    view! {
+        <tr
+            data-testid="compare-row"
+            data-metric=r.metric.clone()
+            class=format!("dir-{}", r.direction.as_str())
+            class:kpi=kpi
+            on:click=open_trend
+        >
+            <td class="metric">{r.metric.clone()}</td>
+            <td class="num">{r.base.as_ref().map(|c| c.text()).unwrap_or_else(|| "—".into())}</td>
+            <td class="num change" title=title>{r.change_text()}</td>
+            <td class="num">{r.head.as_ref().map(|c| c.text()).unwrap_or_else(|| "—".into())}</td>
+        </tr>
+    }
+}

@@ -1,0 +1,352 @@
+//! The trend view: fetches the metric's shards, draws the chart on a `<canvas>` sized to its
+//! container, shows a tooltip from Rust hit-testing, a legend to show/hide series and the
+//! commit range pickers. All decisions are in `views::trend_model` and `chart`.
+
+use super::{commit_option_label, Cat, Nav};
+use crate::chart::{css, Geometry, Size};
+use crate::views::{self, TrendModel};
+use crate::{draw, web};
+use leptos::prelude::*;
+use model::stats::{format_change, format_value};
+use model::{ChangeKind, SeriesShard};
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use std::sync::Arc;
+
+/// Chart height in CSS pixels.
+const HEIGHT: f64 = 380.0;
+
+/// An `Arc` compared by identity, so a memo of it is cheap.
+#[derive(Clone)]
+pub struct Shared<T>(pub Arc<T>);
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Hover {
+    series: usize,
+    obs: usize,
+    /// CSS pixel position in the chart box.
+    x: f64,
+    y: f64,
+}
+
+#[component]
+pub fn Trend() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let cat = expect_context::<Cat>();
+    let c1 = cat.clone();
+    let paths = Memo::new(move |_| nav.state.with(|s| views::trend_shards(&c1, s)));
+    let shards = LocalResource::new(move || {
+        let paths = paths.get();
+        async move {
+            let mut out: Vec<Arc<SeriesShard>> = Vec::new();
+            for (_, p) in paths {
+                out.push(web::load_json::<SeriesShard>(&p).await?);
+            }
+            Ok::<_, String>(out)
+        }
+    });
+    let c2 = cat.clone();
+    let model = Memo::new(move |_| {
+        let loaded = shards.get()?;
+        Some(loaded.map(|sh| Shared(Arc::new(nav.state.with(|s| views::trend_model(&c2, s, sh))))))
+    });
+
+    let wrapper = NodeRef::<leptos::html::Div>::new();
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let width = RwSignal::new(0.0f64);
+    let resize = StoredValue::new_local(None::<web::ResizeGuard>);
+    Effect::new(move |_| {
+        if let Some(el) = wrapper.get() {
+            resize.set_value(web::observe_width(&el, move |w| {
+                if (w - width.get_untracked()).abs() >= 1.0 {
+                    width.set(w);
+                }
+            }));
+        }
+    });
+    let geometry = StoredValue::new(None::<Geometry>);
+    let drawn = RwSignal::new(0usize);
+    let points = RwSignal::new(0usize);
+    let draws = RwSignal::new(0u32);
+    let hover = RwSignal::new(None::<Hover>);
+    // Test hook: CSS-pixel positions of the drawn points, as `x,y;x,y;...` (first 200).
+    let point_xy = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
+            return;
+        };
+        let w = width.get().floor();
+        if w < 10.0 {
+            return;
+        }
+        let dpr = web::device_pixel_ratio();
+        c.set_width((w * dpr).round() as u32);
+        c.set_height((HEIGHT * dpr).round() as u32);
+        let size = Size { width: (w * dpr).round(), height: (HEIGHT * dpr).round(), scale: dpr };
+        let m = &m.0;
+        let geo = Geometry::layout(&m.data, &m.slot_labels, size);
+        if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+            let root = backend.into_drawing_area();
+            // A drawing error leaves a partial chart; nothing better can be done here.
+            let _ = draw::draw(&root, &m.data, &geo, &m.slot_labels, m.selected_slot);
+        }
+        let xy: Vec<String> = m
+            .data
+            .series
+            .iter()
+            .flat_map(|s| s.obs.iter())
+            .take(200)
+            .map(|o| format!("{:.1},{:.1}", geo.x(o.slot) / dpr, geo.y(o.mean) / dpr))
+            .collect();
+        point_xy.set(xy.join(";"));
+        geometry.set_value(Some(geo));
+        hover.set(None);
+        drawn.set(m.data.series.len());
+        points.set(m.data.points());
+        draws.update(|d| *d += 1);
+    });
+
+    let hit_at = move |ev: &leptos::ev::MouseEvent| -> Option<Hover> {
+        let dpr = web::device_pixel_ratio();
+        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+        let m = model.get_untracked()?.ok()?;
+        let (series, obs) = geometry.with_value(|g| g.as_ref().and_then(|g| g.hit(&m.0.data, x * dpr, y * dpr)))?;
+        Some(Hover { series, obs, x, y })
+    };
+    let c3 = cat.clone();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(h) = hit_at(&ev) else { return };
+        let Some(Ok(m)) = model.get_untracked() else { return };
+        let m = &m.0;
+        let sd = m.series(h.series);
+        let k = m.data.series[h.series].obs[h.obs].point;
+        let commit = c3.index.commits[sd.points.commit[k] as usize].id.clone();
+        let job = c3.index.jobs[sd.job as usize].id.clone();
+        let report = c3.index.reports.get(sd.points.report[k] as usize).map(|r| r.id.clone());
+        nav.push(|s| {
+            s.commit = Some(commit);
+            s.job = Some(job);
+            s.report = report;
+        });
+    };
+    let c4 = cat.clone();
+    let tooltip = move || {
+        let h = hover.get()?;
+        let m = model.get()?.ok()?;
+        Some(tooltip_view(&c4, &m.0, h, width.get_untracked()))
+    };
+    let c5 = cat.clone();
+    let body = move || -> AnyView {
+        match model.get() {
+            None => view! { <p class="loading">{move || loading_text(&paths.get())}</p> }.into_any(),
+            Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
+            Some(Ok(m)) if m.0.metric.is_empty() => {
+                view! { <p class="hint">"Choose a metric above to see its trend."</p> }.into_any()
+            }
+            Some(Ok(m)) if m.0.entries.is_empty() => no_series_hint(&c5, nav, &m.0.metric).into_any(),
+            Some(Ok(m)) => side_panels(&c5, nav, &m.0).into_any(),
+        }
+    };
+    view! {
+        <section class="trend">
+            <div
+                class="chart"
+                data-testid="chart"
+                node_ref=wrapper
+                data-drawn=move || drawn.get().to_string()
+                data-points=move || points.get().to_string()
+                data-draws=move || draws.get().to_string()
+                data-xy=move || point_xy.get()
+            >
+                <canvas
+                    node_ref=canvas
+                    role="img"
+                    aria-label=move || {
+                        nav.state.with(|s| format!("trend chart of {}", s.metric.as_deref().unwrap_or("no metric")))
+                    }
+                    class:pointing=move || hover.get().is_some()
+                    style=format!("height:{HEIGHT}px")
+                    on:mousemove=move |ev| hover.set(hit_at(&ev))
+                    on:mouseleave=move |_| hover.set(None)
+                    on:click=on_click
+                ></canvas>
+                {tooltip}
+            </div>
+            {body}
+        </section>
+    }
+}
+
+/// No matching job measured the metric: say so and offer the scope's headline metrics.
+fn no_series_hint(cat: &Cat, nav: Nav, metric: &str) -> impl IntoView {
+    let offers = nav.state.with_untracked(|s| crate::search::candidates(cat, s));
+    let offers = offers
+        .into_iter()
+        .filter(|h| h.rank <= 1)
+        .take(6)
+        .map(|h| {
+            let name = h.name.clone();
+            view! { <button class="offer" on:click=move |_| nav.push(|s| s.metric = Some(name.clone()))>{h.name}</button> }
+        })
+        .collect_view();
+    view! {
+        <div class="hint">
+            <p>{format!("No job matching the filters has data for {metric}.")}</p>
+            <p>"Widen the filters, or pick one of these: " {offers}</p>
+        </div>
+    }
+}
+
+fn loading_text(paths: &[(String, String)]) -> String {
+    match paths.first() {
+        Some((_, p)) => format!("loading {}{p}…", web::DATA_DIR),
+        None => "loading…".into(),
+    }
+}
+
+fn tooltip_view(cat: &Cat, m: &TrendModel, h: Hover, width: f64) -> impl IntoView {
+    let sd = m.series(h.series);
+    let o = &m.data.series[h.series].obs[h.obs];
+    let p = &sd.points;
+    let k = o.point;
+    let commit = &cat.index.commits[p.commit[k] as usize];
+    let value = match (o.sd, p.stddev_pct[k]) {
+        (Some(abs), Some(pct)) => format!("{} ± {} ({pct:.0}%)", format_value(o.mean), format_value(abs)),
+        _ => format_value(o.mean),
+    };
+    let runs = match (p.fails.get(k).copied().flatten(), p.runs[k]) {
+        (Some(f), Some(r)) => format!("failed in {f} of {r} runs"),
+        (_, Some(r)) => format!("{r} runs"),
+        _ => "runs unknown".into(),
+    };
+    // Per-run values, when the source had them (result roots).
+    let per_run = p.values.get(k).filter(|v| !v.is_empty()).map(|v| {
+        let shown: Vec<String> = v.iter().take(10).map(|x| format_value(*x)).collect();
+        let more = if v.len() > 10 { format!(" … ({} in all)", v.len()) } else { String::new() };
+        format!("runs: {}{more}", shown.join(", "))
+    });
+    let report = cat.index.reports.get(p.report[k] as usize).and_then(|r| r.subject.clone()).unwrap_or_default();
+    let label = m.entries.iter().find(|e| e.job == sd.job as usize).map(|e| e.label.clone()).unwrap_or_default();
+    let change = p.change[k].map(|c| {
+        let kind = if cat.metric(&sd.metric).is_some_and(|i| i.fail) {
+            ChangeKind::Reproduction
+        } else {
+            model::stats::change_kind(&sd.metric)
+        };
+        let base = p.base[k]
+            .and_then(|b| cat.index.commits.get(b as usize))
+            .map(|c| c.short().to_string())
+            .unwrap_or_default();
+        let dir = o.mark.map(|d| d.as_str()).unwrap_or("undefined");
+        (format!("reported {} vs {base}", format_change(c, kind)), dir)
+    });
+    let left = if h.x > width - 320.0 { (h.x - 320.0).max(0.0) } else { h.x + 14.0 };
+    view! {
+        <div class="tooltip" data-testid="tooltip" style=format!("left:{left}px;top:{}px", h.y + 14.0)>
+            <div class="tt-commit">
+                <code>{commit.short().to_string()}</code>
+                " "
+                {commit.subject.clone().unwrap_or_default()}
+            </div>
+            <div class="tt-value">{value}</div>
+            <div class="tt-meta">{format!("{runs} · {label}")}</div>
+            {per_run.map(|t| view! { <div class="tt-meta">{t}</div> })}
+            {change.map(|(t, dir)| view! { <div class=format!("tt-change dir-{dir}")>{t}{format!(" ({dir})")}</div> })}
+            <div class="tt-report">{report}</div>
+        </div>
+    }
+}
+
+/// Legend (show/hide series), range pickers and the marker key.
+fn side_panels(cat: &Cat, nav: Nav, m: &TrendModel) -> impl IntoView {
+    let ids: Vec<String> = m.entries.iter().map(|e| e.job_id.clone()).collect();
+    let common = m.common.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("  ");
+    let entries = m
+        .entries
+        .iter()
+        .map(|e| {
+            let ids = ids.clone();
+            let id = e.job_id.clone();
+            let swatch = e.color.map(css).unwrap_or_else(|| "transparent".into());
+            let title = crate::catalog::Catalog::describe_job(&cat.index.jobs[e.job]);
+            view! {
+                <li class:hidden=e.color.is_none() title=title>
+                    <label>
+                        <input
+                            type="checkbox"
+                            data-job=e.job_id.clone()
+                            prop:checked=e.color.is_some()
+                            on:change=move |_| nav.replace(|s| views::toggle_job(s, &ids, &id))
+                        />
+                        <span class="swatch" style=format!("background:{swatch}")></span>
+                        <span class="label">{e.label.clone()}</span>
+                    </label>
+                </li>
+            }
+        })
+        .collect_view();
+    // One picker per end of the range; an empty value means "no limit".
+    let picker = |which: &'static str, current: Option<String>, open_end: &'static str| {
+        let opts = m
+            .range_options
+            .iter()
+            .map(|&c| {
+                let id = cat.index.commits[c as usize].id.clone();
+                let sel = current.as_deref() == Some(id.as_str());
+                view! { <option value=id selected=sel>{commit_option_label(cat, c as usize, 70)}</option> }
+            })
+            .collect_view();
+        let set = move |ev| {
+            let v = event_target_value(&ev);
+            nav.replace(|s| {
+                let v = (!v.is_empty()).then_some(v);
+                if which == "from" {
+                    s.from = v
+                } else {
+                    s.to = v
+                }
+            })
+        };
+        view! {
+            <label>
+                {format!(" {which} ")}
+                <select data-testid=format!("range-{which}") on:change=set>
+                    <option value="" selected=current.is_none()>{open_end}</option>
+                    {opts}
+                </select>
+            </label>
+        }
+    };
+    let (from, to) = nav.state.with_untracked(|s| (s.from.clone(), s.to.clone()));
+    let summary = format!(
+        "{} of {} series · {} points · {} commits",
+        m.data.series.len(),
+        m.entries.len(),
+        m.data.points(),
+        m.data.slots.len()
+    );
+    view! {
+        <div class="below-chart">
+            <div class="legend" data-testid="legend">
+                <div class="legend-head">
+                    <span class="summary">{summary}</span>
+                    <span class="common">{common}</span>
+                </div>
+                <ul>{entries}</ul>
+                <div class="marks">
+                    <span class="mark regression">"○ reported regression"</span>
+                    <span class="mark improvement">"○ reported improvement"</span>
+                    <span class="mark undefined">"○ reported change, direction unknown"</span>
+                    <span>"band: mean ± stddev · click a point for its commit"</span>
+                </div>
+            </div>
+            <div class="range">{picker("from", from, "oldest")} {picker("to", to, "newest")}</div>
+        </div>
+    }
+}

@@ -1,0 +1,161 @@
+//! The browser edge: fetching published files (relative to the page, cached by path), the
+//! URL and history, clipboard, file download and element size. Nothing here knows a view.
+
+use crate::data::{parse_json, Versioned};
+use serde::de::DeserializeOwned;
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+pub use crate::data::DATA_DIR;
+
+thread_local! {
+    /// Parsed files by path. wasm is single-threaded: a thread-local is the whole app's cache.
+    static CACHE: RefCell<HashMap<String, Arc<dyn Any + Send + Sync>>> = RefCell::new(HashMap::new());
+}
+
+fn js_error(e: JsValue) -> String {
+    if let Some(err) = e.dyn_ref::<js_sys::Error>() {
+        return String::from(err.message());
+    }
+    e.as_string().unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Fetch a file below `data/` as text. Errors name the file: `could not load data/x.json: ...`.
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    let url = format!("{DATA_DIR}{path}");
+    let fail = |why: String| format!("could not load {url}: {why}");
+    let window = web_sys::window().ok_or_else(|| fail("no window".into()))?;
+    let resp = JsFuture::from(window.fetch_with_str(&url)).await.map_err(|e| fail(js_error(e)))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
+    if !resp.ok() {
+        return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
+    }
+    let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
+    text.as_string().ok_or_else(|| fail("body is not text".into()))
+}
+
+/// Fetch and parse a JSON file once; later calls get the cached value.
+pub async fn load_json<T>(path: &str) -> Result<Arc<T>, String>
+where
+    T: DeserializeOwned + Versioned + Send + Sync + 'static,
+{
+    if let Some(v) = cached::<T>(path) {
+        return Ok(v);
+    }
+    let text = fetch_text(path).await?;
+    let value: Arc<T> = Arc::new(parse_json(path, &text)?);
+    store(path, value.clone());
+    Ok(value)
+}
+
+/// Fetch a text file (a reproduce script) once.
+pub async fn load_text(path: &str) -> Result<Arc<String>, String> {
+    if let Some(v) = cached::<String>(path) {
+        return Ok(v);
+    }
+    let text = Arc::new(fetch_text(path).await?);
+    store(path, text.clone());
+    Ok(text)
+}
+
+fn cached<T: Send + Sync + 'static>(path: &str) -> Option<Arc<T>> {
+    CACHE.with(|c| c.borrow().get(path).cloned()).and_then(|v| v.downcast::<T>().ok())
+}
+
+fn store<T: Send + Sync + 'static>(path: &str, v: Arc<T>) {
+    CACHE.with(|c| c.borrow_mut().insert(path.to_string(), v));
+}
+
+/// Number of files parsed so far (for the status line).
+pub fn cached_files() -> usize {
+    CACHE.with(|c| c.borrow().len())
+}
+
+/// The query string of the current URL, without `?`.
+pub fn current_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|s| s.trim_start_matches('?').to_string())
+        .unwrap_or_default()
+}
+
+/// Write `query` into the URL: a new history entry (`push`) or in place.
+pub fn write_url(query: &str, push: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let path = w.location().pathname().unwrap_or_default();
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+    if w.location().search().ok().map(|s| s.trim_start_matches('?').to_string()).as_deref() == Some(query) {
+        return;
+    }
+    if let Ok(h) = w.history() {
+        let _ = if push {
+            h.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
+    }
+}
+
+/// The full URL of the page (the permalink).
+pub fn current_href() -> String {
+    web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()
+}
+
+/// Copy text to the clipboard; `Err` when the browser refuses (no permission, no focus).
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let w = web_sys::window().ok_or("no window")?;
+    let promise = w.navigator().clipboard().write_text(text);
+    JsFuture::from(promise).await.map(|_| ()).map_err(js_error)
+}
+
+/// Offer `text` as a file download named `name`.
+pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
+    let w = web_sys::window().ok_or("no window")?;
+    let doc = w.document().ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_error)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(js_error)?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// The device pixel ratio (1 when unknown).
+pub fn device_pixel_ratio() -> f64 {
+    web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0)
+}
+
+/// Calls `on_width` with the content width of `el` now and whenever it changes. Dropping the
+/// returned guard stops observing.
+pub struct ResizeGuard {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Drop for ResizeGuard {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'static) -> Option<ResizeGuard> {
+    on_width(el.get_bounding_client_rect().width());
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+            on_width(entry.content_rect().width());
+        }
+    });
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(el);
+    Some(ResizeGuard { observer, _callback: callback })
+}

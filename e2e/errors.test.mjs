@@ -1,0 +1,113 @@
+// End-to-end tests of broken data: a corrupted trend shard, a missing compare shard, a malformed
+// index.json and an index of another schema version each show a visible message naming the file,
+// never a blank page or an uncaught error. Each test serves a temporary copy of dist/.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, DIST } from './harness.mjs';
+
+const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+const headline = index.headlines.find((x) => x.job != null) ?? index.headlines[0];
+
+const temps = [];
+after(() => {
+  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+});
+
+/** A copy of dist/ changed by `mutate(dir)`, served and opened at `query`. */
+async function openBroken(mutate, query = '') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-broken-'));
+  temps.push(dir);
+  fs.cpSync(DIST, dir, { recursive: true });
+  mutate(dir);
+  const srv = await serve(dir);
+  const ctx = await launch();
+  await ctx.page.goto(srv.url + query);
+  return { ...ctx, srv };
+}
+
+async function expectError(ctx, pattern) {
+  const box = ctx.page.getByTestId('error');
+  await box.waitFor({ timeout: 20000 });
+  const text = await box.innerText();
+  assert.match(text, pattern);
+  // The page around it is still there.
+  assert.match(await ctx.page.locator('header.top').innerText(), /LKP Explorer/);
+  const pageErrors = ctx.errors.filter((e) => e.startsWith('pageerror'));
+  assert.deepEqual(pageErrors, []);
+  return text;
+}
+
+async function close(ctx) {
+  await ctx.browser.close();
+  await ctx.srv.close();
+}
+
+test('a corrupted trend shard shows an error naming the file', async () => {
+  // Load the first screen once to learn which shard it reads, then corrupt that file and reload.
+  let dataDir;
+  const ctx = await openBroken((dir) => (dataDir = path.join(dir, 'data')));
+  let rel;
+  try {
+    await ctx.page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+    const hit = ctx.srv.requests.find((r) => / \/data\/s\/\S+\.json 200$/.test(r));
+    assert.ok(hit, ctx.srv.requests.join('\n'));
+    rel = hit.split(' ')[1].replace(/^\/data\//, '');
+    fs.writeFileSync(path.join(dataDir, rel), '{"schema":1, garbage');
+    await ctx.page.reload();
+    const text = await expectError(ctx, new RegExp(`could not load data/${rel.replace(/\./g, '\\.')}: malformed JSON`));
+    assert.ok(text.length < 400, text);
+    // The rest of the page still works: filters are there.
+    await ctx.page.getByTestId('facet-testcase').waitFor();
+    assert.deepEqual(ctx.errors, []);
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('a missing compare shard shows an error naming the file', async () => {
+  const job = index.jobs[headline.job];
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', 'j', `${job.id}.json`)), `?view=compare&job=${job.id}`);
+  try {
+    await expectError(ctx, new RegExp(`could not load data/j/${job.id}\\.json: HTTP 404`));
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('a malformed index.json shows an error naming it', async () => {
+  const ctx = await openBroken((dir) => fs.writeFileSync(path.join(dir, 'data', 'index.json'), '<html>not json</html>'));
+  try {
+    await expectError(ctx, /could not load data\/index\.json: malformed JSON/);
+    assert.deepEqual(ctx.errors, []);
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('an index of another schema version is refused with a message', async () => {
+  const ctx = await openBroken((dir) => {
+    const file = path.join(dir, 'data', 'index.json');
+    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    data.schema = 999;
+    fs.writeFileSync(file, JSON.stringify(data));
+  });
+  try {
+    await expectError(ctx, /could not load data\/index\.json: data schema 999, but this page reads schema \d+/);
+    assert.deepEqual(ctx.errors, []);
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('a missing index.json shows an error naming it', async () => {
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', 'index.json')));
+  try {
+    await expectError(ctx, /could not load data\/index\.json: HTTP 404/);
+  } finally {
+    await close(ctx);
+  }
+});
