@@ -230,6 +230,7 @@ fn import(
     let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
     let opts = build::Options { commit_url, git_log: log, weight: &weight };
     let (data, dups) = build::build(docs, &opts);
+    warn_dropped_reports(out, &data.index);
     let written = publish::publish(&data, out).with_context(|| format!("writing {}", out.display()))?;
     let t = &data.index.totals;
     eprintln!(
@@ -254,4 +255,23 @@ fn import(
         start.elapsed().as_secs_f64()
     );
     Ok(failed)
+}
+
+/// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
+/// them, so nothing disappears unnoticed.
+fn warn_dropped_reports(out: &std::path::Path, new: &model::Index) {
+    let Ok(bytes) = std::fs::read(out.join(model::paths::INDEX)) else { return };
+    let Ok(old) = serde_json::from_slice::<model::Index>(&bytes) else { return };
+    let ids: std::collections::HashSet<&str> = new.reports.iter().map(|r| r.id.as_str()).collect();
+    let gone: Vec<&str> =
+        old.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
+    if !gone.is_empty() {
+        eprintln!(
+            "lkpx: note: {} report(s) in {} are not among the inputs and are dropped (import rebuilds from its inputs; pass them again to keep them): {}{}",
+            gone.len(),
+            out.display(),
+            gone.iter().take(5).copied().collect::<Vec<_>>().join(", "),
+            if gone.len() > 5 { ", ..." } else { "" }
+        );
+    }
 }

@@ -25,12 +25,14 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// `small` (10^4 points), `medium` (10^6), `large` (10^7 points, 10^5 series).
+    /// `small` (10^4 points), `medium` (10^6), `large` (10^7 points, 10^5 series), and `redraw`
+    /// (one testcase, 20 jobs × 1,000 commits per metric: the chart-drawing benchmark).
     pub fn named(name: &str) -> Option<Shape> {
         let (t, j, m, c) = match name {
             "small" => (2, 5, 20, 50),
             "medium" => (10, 20, 50, 100),
             "large" => (20, 50, 100, 100),
+            "redraw" => (1, 20, 4, 1000),
             _ => return None,
         };
         Some(Shape { testcases: t, jobs_per_testcase: j, metrics_per_testcase: m, commits: c, seed: 1 })

@@ -478,6 +478,7 @@ fn bad_input_is_reported_by_file_and_line_and_the_rest_is_imported() {
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "/nonexistent/path"]);
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/path"), "{err}");
+    assert!(err.contains("2 report(s) in") && err.contains("are not among the inputs"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
