@@ -4,6 +4,7 @@
 //! lkp calls the head matrix `a` and the base matrix `b`; [`StatRecord`] keeps lkp's names so that
 //! it can be checked against lkp's own test cases. The public entry points take base first.
 
+use model::stats::format_g;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
@@ -546,36 +547,13 @@ fn calc_stats_metrics(a: &Summary, b: &Summary) -> (f64, f64, f64, f64, f64, f64
 
 /// lkp's `format_interval`: `[ %-10.5g - %-10.5g ] -- [ %-10.5g - %-10.5g ]`.
 fn format_interval(a: &Summary, b: &Summary) -> String {
-    format!("[ {:<10} - {:<10} ] -- [ {:<10} - {:<10} ]", c_g(a.min, 5), c_g(a.max, 5), c_g(b.min, 5), c_g(b.max, 5))
-}
-
-/// C's `%.<p>g`: `%e` style when the exponent is < -4 or >= p, else `%f` style, trailing zeros
-/// removed. The exponent is taken after rounding to p digits, as C does.
-pub fn c_g(v: f64, p: usize) -> String {
-    if v.is_nan() {
-        return "nan".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    let p = p.max(1);
-    let e_form = format!("{:.*e}", p - 1, v);
-    let (mantissa, exp) = e_form.split_once('e').unwrap_or((&e_form, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= p as i32 {
-        format!("{}e{}{:02}", trim_fraction(mantissa), if exp < 0 { '-' } else { '+' }, exp.abs())
-    } else {
-        let decimals = (p as i32 - 1 - exp).max(0) as usize;
-        trim_fraction(&format!("{v:.decimals$}")).to_string()
-    }
-}
-
-fn trim_fraction(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    }
+    format!(
+        "[ {:<10} - {:<10} ] -- [ {:<10} - {:<10} ]",
+        format_g(a.min, 5),
+        format_g(a.max, 5),
+        format_g(b.min, 5),
+        format_g(b.max, 5)
+    )
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -607,18 +585,6 @@ pub fn run_compare(base: &Path, head: &Path, opts: &CompareOptions, out: &mut dy
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn c_g_matches_printf() {
-        assert_eq!(c_g(10.0, 5), "10");
-        assert_eq!(c_g(0.0, 5), "0");
-        assert_eq!(c_g(1.0, 5), "1");
-        assert_eq!(c_g(7363113.100274, 5), "7.3631e+06");
-        assert_eq!(c_g(99999.5, 5), "1e+05");
-        assert_eq!(c_g(0.0001234, 5), "0.0001234");
-        assert_eq!(c_g(0.00001234, 5), "1.234e-05");
-        assert_eq!(c_g(-2.5, 5), "-2.5");
-    }
 
     #[test]
     fn perf_metric_lists() {

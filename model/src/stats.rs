@@ -93,21 +93,23 @@ pub fn format_change(change: f64, kind: ChangeKind) -> String {
     }
 }
 
-/// C's `%.<p>g` for the exponent case lkp hits (`1.345e+09`, `2.1e+05`).
+/// C's `%.<p>g`: `%e` style when the exponent is < -4 or >= p, else `%f` style, trailing zeros
+/// removed. The exponent is taken after rounding to p digits, as C does (`99999.5` → `1e+05`).
 pub fn format_g(v: f64, precision: usize) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
+    if v.is_nan() {
+        return "nan".into();
     }
-    let exp = v.abs().log10().floor() as i32;
-    if exp < -4 || exp >= precision as i32 {
-        let s = format!("{:.*e}", precision.saturating_sub(1), v);
-        // Rust prints `1.345e9`; C prints `1.345e+09`. Also trim trailing zeros like %g.
-        let (mant, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let mant = trim_zeros(mant);
-        let e: i32 = e.parse().unwrap_or(0);
-        format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let p = precision.max(1);
+    let e_form = format!("{:.*e}", p - 1, v);
+    let (mantissa, exp) = e_form.split_once('e').unwrap_or((&e_form, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp < -4 || exp >= p as i32 {
+        format!("{}e{}{:02}", trim_zeros(mantissa), if exp < 0 { '-' } else { '+' }, exp.abs())
     } else {
-        let decimals = (precision as i32 - 1 - exp).max(0) as usize;
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
         trim_zeros(&format!("{v:.decimals$}")).to_string()
     }
 }
@@ -159,5 +161,23 @@ mod tests {
         assert_eq!(format_change(210000.0, ChangeKind::Percent), "+2.1e+05%");
         assert_eq!(stddev_pct_shown(100.0, 1.0), None);
         assert_eq!(stddev_pct_shown(100.0, 16.4), Some(16.0));
+    }
+
+    #[test]
+    fn format_g_matches_printf() {
+        for (v, p, s) in [
+            (10.0, 5, "10"),
+            (0.0, 5, "0"),
+            (1.0, 5, "1"),
+            (7363113.100274, 5, "7.3631e+06"),
+            (99999.5, 5, "1e+05"),
+            (0.0001234, 5, "0.0001234"),
+            (0.00001234, 5, "1.234e-05"),
+            (-2.5, 5, "-2.5"),
+            (f64::NAN, 5, "nan"),
+            (f64::NEG_INFINITY, 4, "-inf"),
+        ] {
+            assert_eq!(format_g(v, p), s, "{v} {p}");
+        }
     }
 }
