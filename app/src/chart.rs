@@ -57,6 +57,8 @@ pub struct Obs {
     pub sd: Option<f64>,
     /// A change the report stated at this point, with what it means for the metric.
     pub mark: Option<Direction>,
+    /// The stated change itself (percent, or absolute for absolute metrics), when `mark` is set.
+    pub change: Option<f64>,
 }
 
 /// What the line and band go through at one slot: several observations of one commit (from
@@ -113,21 +115,24 @@ pub fn build(shown: &[&SeriesData], weight: i8, range: (Option<u32>, Option<u32>
                 .filter_map(|k| {
                     let mean = p.mean[k]?;
                     let slot = slots.binary_search(&p.commit[k]).ok()?;
-                    let mark = p.change.get(k).copied().flatten().map(|c| Direction::of(weight, c));
-                    Some(Obs { slot, point: k, mean, sd: p.stddev(k), mark })
+                    let change = p.change.get(k).copied().flatten();
+                    let mark = change.map(|c| Direction::of(weight, c));
+                    Some(Obs { slot, point: k, mean, sd: p.stddev(k), mark, change })
                 })
                 .collect();
-            let agg = (0..slots.len())
-                .map(|slot| {
-                    let at: Vec<&Obs> = obs.iter().filter(|o| o.slot == slot).collect();
-                    if at.is_empty() {
-                        return None;
-                    }
-                    let mean = at.iter().map(|o| o.mean).sum::<f64>() / at.len() as f64;
-                    let sd = at.iter().filter_map(|o| o.sd).reduce(f64::max);
-                    Some(Agg { mean, sd })
-                })
-                .collect();
+            // One pass over the observations (in their order, as the sums always were): per slot the
+            // sum and count of means and the widest stddev.
+            let mut acc: Vec<(f64, usize, Option<f64>)> = vec![(0.0, 0, None); slots.len()];
+            for o in &obs {
+                let a = &mut acc[o.slot];
+                a.0 += o.mean;
+                a.1 += 1;
+                a.2 = match (a.2, o.sd) {
+                    (Some(x), Some(y)) => Some(x.max(y)),
+                    (x, y) => x.or(y),
+                };
+            }
+            let agg = acc.into_iter().map(|(sum, n, sd)| (n > 0).then(|| Agg { mean: sum / n as f64, sd })).collect();
             Series { job: s.job, color: color(i), obs, agg }
         })
         .collect();
@@ -164,26 +169,31 @@ pub struct Legend {
 /// Name each job by parameters that differ between `jobs`: the fewest that still tell every
 /// two series apart (chosen greedily, storage parameters first on ties), so that a legend of
 /// jobs differing in ten parameters does not print all ten.
-pub fn legend(jobs: &[&Job]) -> Legend {
+pub fn legend<'a>(jobs: &[&'a Job]) -> Legend {
     let mut keys: Vec<String> = vec!["testcase".into(), "machine".into()];
     let mut params: Vec<&String> =
         jobs.iter().flat_map(|j| j.params.keys()).collect::<BTreeSet<_>>().into_iter().collect();
     params.sort_by_key(|k| crate::facets::param_rank(k));
     keys.extend(params.into_iter().cloned());
-    let value = |j: &Job, k: &str| -> String {
+    let value = |j: &'a Job, k: &str| -> &'a str {
         match k {
-            "testcase" => j.testcase.clone(),
-            "machine" => j.machine.clone(),
-            _ => j.params.get(k).cloned().unwrap_or_default(),
+            "testcase" => &j.testcase,
+            "machine" => &j.machine,
+            _ => j.params.get(k).map_or("", |v| v.as_str()),
         }
     };
     let (mut common, mut differing) = (Vec::new(), Vec::new());
+    // Per differing key, each job's value as a small number (equal values, equal numbers), so the
+    // set cover below compares integers instead of looking strings up again for every pair.
+    let mut ids: Vec<Vec<u32>> = Vec::new();
     for k in keys {
-        let values: BTreeSet<String> = jobs.iter().map(|j| value(j, &k)).collect();
+        let values: BTreeSet<&str> = jobs.iter().map(|j| value(j, &k)).collect();
         if values.len() > 1 {
+            let values: Vec<&str> = values.into_iter().collect();
+            ids.push(jobs.iter().map(|j| values.binary_search(&value(j, &k)).unwrap_or(0) as u32).collect());
             differing.push(k);
         } else if let Some(v) = values.into_iter().next().filter(|v| !v.is_empty()) {
-            common.push((k, v));
+            common.push((k, v.to_string()));
         }
     }
     // Greedy set cover of the pairs of series by the keys that separate them.
@@ -191,8 +201,7 @@ pub fn legend(jobs: &[&Job]) -> Legend {
     let mut open: Vec<(usize, usize)> = (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect();
     let mut chosen: Vec<usize> = Vec::new();
     while !open.is_empty() {
-        let separates =
-            |k: usize, &(a, b): &(usize, usize)| value(jobs[a], &differing[k]) != value(jobs[b], &differing[k]);
+        let separates = |k: usize, &(a, b): &(usize, usize)| ids[k][a] != ids[k][b];
         let best = (0..differing.len())
             .filter(|k| !chosen.contains(k))
             .map(|k| (open.iter().filter(|p| separates(k, p)).count(), k))
@@ -218,7 +227,7 @@ pub fn legend(jobs: &[&Job]) -> Legend {
                     let k = &differing[k];
                     let v = value(j, k);
                     match k.as_str() {
-                        "testcase" | "machine" if !v.is_empty() => v,
+                        "testcase" | "machine" if !v.is_empty() => v.to_string(),
                         _ if v.is_empty() => format!("{k}=(unset)"),
                         _ => format!("{k}={v}"),
                     }

@@ -109,25 +109,126 @@ pub fn draw<DB: DrawingBackend>(
             if a == b {
                 continue;
             }
-            let pts: Vec<(i32, i32)> =
-                (a..=b).map(|i| p(geo.x(i), geo.y(series.agg[i].expect("run slots have data").mean))).collect();
+            let pts =
+                line_points((a..=b).map(|i| p(geo.x(i), geo.y(series.agg[i].expect("run slots have data").mean))));
             root.draw(&PathElement::new(pts, rgb(series.color).stroke_width(line_w)))?;
         }
     }
     let r = geo.point_radius();
+    let ring_r = (r * 2.2).round() as i32;
+    let ring_w = (2.0 * s).round().max(1.0) as u32;
+    let m = Markers::of(geo, data);
     for series in &data.series {
         let c = rgb(series.color);
-        for o in &series.obs {
+        let alone = |slot: usize| {
+            let has = |i: Option<usize>| i.and_then(|i| series.agg.get(i)).is_some_and(|a| a.is_some());
+            !has(slot.checked_sub(1)) && !has(Some(slot + 1))
+        };
+        let rings: Vec<usize> = match m.ring_bucket {
+            None => (0..series.obs.len()).filter(|&i| series.obs[i].mark.is_some()).collect(),
+            Some(w) => bucket_marks(geo, &series.obs, w),
+        };
+        let mut rings = rings.into_iter().peekable();
+        for (i, o) in series.obs.iter().enumerate() {
             let at = p(geo.x(o.slot), geo.y(o.mean));
-            if let Some(d) = o.mark {
-                let ring = rgb(mark_color(d)).stroke_width((2.0 * s).round().max(1.0) as u32);
-                root.draw(&Circle::new(at, (r * 2.2).round() as i32, ring))?;
+            if rings.peek() == Some(&i) {
+                rings.next();
+                if let Some(d) = o.mark {
+                    root.draw(&Circle::new(at, ring_r, rgb(mark_color(d)).stroke_width(ring_w)))?;
+                }
             }
-            root.draw(&Circle::new(at, r.round() as i32, c.filled()))?;
-            root.draw(&Circle::new(at, r.round() as i32, WHITE.stroke_width(1)))?;
+            if m.dots || alone(o.slot) {
+                root.draw(&Circle::new(at, r.round() as i32, c.filled()))?;
+                root.draw(&Circle::new(at, r.round() as i32, WHITE.stroke_width(1)))?;
+            }
         }
     }
     root.present()
+}
+
+/// How point markers are drawn for a given density. Canvas pays per shape, and overlapping
+/// markers add ink but no information. So when the slots are closer than a dot, or the dots would
+/// cover more than a quarter of the plot, the lines alone show the values (hover still finds every
+/// point); and change rings are thinned to at most one per column of each series (the largest
+/// change there), columns being ring-wide or wider so that the chart holds at most
+/// `MAX_RINGS` rings. The cost of a draw is then bounded by the chart's pixels, not by the data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Markers {
+    /// Every observation gets a dot (else only observations without neighbours).
+    pub dots: bool,
+    /// Column width (device px) in which at most one change ring per series is drawn.
+    pub ring_bucket: Option<f64>,
+}
+
+/// Most change rings one chart draws (a few ms of canvas work).
+pub const MAX_RINGS: f64 = 2000.0;
+
+impl Markers {
+    pub fn of(geo: &Geometry, data: &ChartData) -> Markers {
+        let r = geo.point_radius();
+        let width = geo.plot.right - geo.plot.left;
+        let area = width * (geo.plot.bottom - geo.plot.top);
+        let spacing = width / data.slots.len().max(1) as f64;
+        let dot_area = std::f64::consts::PI * r * r * data.points() as f64;
+        let dots = spacing >= 2.0 * r + 2.0 * geo.size.scale && dot_area <= area / 4.0;
+        let ring = 2.0 * (r * 2.2).round();
+        let rings: usize = data.series.iter().map(|s| s.obs.iter().filter(|o| o.mark.is_some()).count()).sum();
+        let bucket = ring.max(width * data.series.len() as f64 / MAX_RINGS);
+        let thin = spacing < ring || rings as f64 > MAX_RINGS;
+        Markers { dots, ring_bucket: thin.then_some(bucket) }
+    }
+}
+
+/// Observations (indices, ascending) whose change ring is drawn when rings are thinned to one per
+/// `width`-px column: in each column the largest stated change (the later one on a tie).
+fn bucket_marks(geo: &Geometry, obs: &[crate::chart::Obs], width: f64) -> Vec<usize> {
+    let mut best: std::collections::BTreeMap<i64, (f64, usize)> = std::collections::BTreeMap::new();
+    for (i, o) in obs.iter().enumerate() {
+        if o.mark.is_none() {
+            continue;
+        }
+        let col = ((geo.x(o.slot) - geo.plot.left) / width).floor() as i64;
+        let size = o.change.map_or(0.0, f64::abs);
+        let e = best.entry(col).or_insert((size, i));
+        if size >= e.0 {
+            *e = (size, i);
+        }
+    }
+    let mut out: Vec<usize> = best.into_values().map(|(_, i)| i).collect();
+    out.sort_unstable();
+    out
+}
+
+/// A polyline with the points that cannot change its pixels dropped: of consecutive points in one
+/// pixel column only the first, the lowest, the highest and the last are kept (in their order).
+/// A series with more commits than the chart has pixels is drawn with at most 4 points per column.
+pub fn line_points(pts: impl Iterator<Item = (i32, i32)>) -> Vec<(i32, i32)> {
+    let mut out: Vec<(i32, i32)> = Vec::new();
+    let mut col: Vec<(i32, i32)> = Vec::new();
+    let flush = |col: &mut Vec<(i32, i32)>, out: &mut Vec<(i32, i32)>| {
+        if col.is_empty() {
+            return;
+        }
+        let (lo, hi) = (0..col.len()).fold((0, 0), |(lo, hi), i| {
+            (if col[i].1 < col[lo].1 { i } else { lo }, if col[i].1 > col[hi].1 { i } else { hi })
+        });
+        let mut keep = vec![0, lo.min(hi), lo.max(hi), col.len() - 1];
+        keep.dedup();
+        for k in keep {
+            if out.last() != Some(&col[k]) {
+                out.push(col[k]);
+            }
+        }
+        col.clear();
+    };
+    for pt in pts {
+        if col.first().is_some_and(|c| c.0 != pt.0) {
+            flush(&mut col, &mut out);
+        }
+        col.push(pt);
+    }
+    flush(&mut col, &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -135,6 +236,7 @@ mod tests {
     use super::*;
     use crate::chart::tests::series;
     use crate::chart::{build, Size};
+    use model::SeriesData;
 
     fn svg(data: &ChartData, labels: &[String]) -> String {
         let size = Size { width: 640.0, height: 320.0, scale: 1.0 };
@@ -169,6 +271,47 @@ mod tests {
     fn empty_chart_says_so() {
         let out = svg(&ChartData::default(), &[]);
         assert!(out.contains("no data for this selection"));
+    }
+
+    #[test]
+    fn dense_charts_thin_markers_but_keep_lone_points() {
+        // 400 commits in 640 px: slots 1.5 px apart, every point a stated change.
+        let pts: Vec<crate::chart::tests::Pt> = (0..400)
+            .map(|i| (i, Some(100.0 + (i % 7) as f64), Some(3.0), Some(if i == 200 { 40.0 } else { 1.0 })))
+            .collect();
+        let lone = [(401, Some(50.0), None, None)];
+        let d = build(&[&series(0, &pts), &series(1, &lone)], 1, (None, None));
+        let labels: Vec<String> = d.slots.iter().map(|c| format!("c{c}")).collect();
+        let geo = Geometry::layout(&d, &labels, Size { width: 640.0, height: 320.0, scale: 1.0 });
+        let m = Markers::of(&geo, &d);
+        assert!(!m.dots && m.ring_bucket.is_some(), "{m:?}");
+        let out = svg(&d, &labels);
+        let circles = out.matches("<circle").count();
+        // No dots for the dense series; the lone point of series 1 keeps its dot (fill + outline).
+        let rings = circles - 2;
+        let columns = (geo.plot.right - geo.plot.left) / m.ring_bucket.unwrap();
+        assert!(rings > 10 && rings as f64 <= columns.ceil() + 1.0, "{rings} rings, {columns} columns");
+        // The big change at commit 200 keeps its ring.
+        let kept = bucket_marks(&geo, &d.series[0].obs, m.ring_bucket.unwrap());
+        assert!(kept.contains(&200));
+        // Many series of few commits: slots are far enough apart, but the dots would cover the plot.
+        let crowd: Vec<SeriesData> = (0..50).map(|j| series(j, &pts[..60])).collect();
+        let crowd = build(&crowd.iter().collect::<Vec<_>>(), 1, (None, None));
+        let g = Geometry::layout(&crowd, &labels[..60], Size { width: 640.0, height: 320.0, scale: 1.0 });
+        let m = Markers::of(&g, &crowd);
+        assert!(!m.dots && m.ring_bucket.unwrap() * MAX_RINGS >= 50.0 * (g.plot.right - g.plot.left), "{m:?}");
+        // Sparse charts: every point and every change (the snapshot test above).
+        let few = build(&[&series(0, &pts[..20])], 1, (None, None));
+        let g = Geometry::layout(&few, &labels[..20], Size { width: 640.0, height: 320.0, scale: 1.0 });
+        assert_eq!(Markers::of(&g, &few), Markers { dots: true, ring_bucket: None });
+    }
+
+    #[test]
+    fn lines_keep_first_min_max_last_per_pixel_column() {
+        let pts = [(0, 5), (0, 1), (0, 9), (0, 4), (1, 3), (2, 3), (2, 3), (3, 7)];
+        assert_eq!(line_points(pts.into_iter()), [(0, 5), (0, 1), (0, 9), (0, 4), (1, 3), (2, 3), (3, 7)]);
+        assert_eq!(line_points([(0, 1), (0, 1)].into_iter()), [(0, 1)]);
+        assert_eq!(line_points(std::iter::empty()), []);
     }
 
     #[test]

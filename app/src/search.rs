@@ -81,9 +81,30 @@ pub fn candidates(cat: &Catalog, state: &ViewState) -> Vec<Hit> {
     hits
 }
 
-/// The candidates matching `query`, in display order.
+/// The candidates matching `query`, in display order (as `matches`, with the query prepared once).
 pub fn search(candidates: &[Hit], query: &str) -> Vec<Hit> {
-    candidates.iter().filter(|h| matches(query, &h.name)).cloned().collect()
+    let q = query.trim();
+    if q.is_empty() {
+        return candidates.to_vec();
+    }
+    if q.contains(['*', '?']) {
+        return candidates.iter().filter(|h| glob_match(q, &h.name)).cloned().collect();
+    }
+    let q = q.to_lowercase();
+    let mut lower = String::new();
+    candidates
+        .iter()
+        .filter(|h| {
+            if h.name.is_ascii() {
+                lower.clear();
+                lower.extend(h.name.chars().map(|c| c.to_ascii_lowercase()));
+                lower.contains(&q)
+            } else {
+                h.name.to_lowercase().contains(&q)
+            }
+        })
+        .cloned()
+        .collect()
 }
 
 /// Keyboard navigation: the highlighted option after an arrow key, clamped to the list.
