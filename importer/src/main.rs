@@ -57,7 +57,7 @@ enum Cmd {
     },
     /// Write LKP-shaped synthetic data (clearly marked synthetic) for benchmarks and scale tests.
     Synth {
-        /// small (10^4 points), medium (10^6), large (10^7 points, 10^5 series).
+        /// small (10^4 points), medium (10^6), large (10^7 points, 10^5 series), redraw (20 series × 1,000 commits).
         #[arg(long, default_value = "small")]
         size: String,
         /// Output directory for the published data.
@@ -100,7 +100,7 @@ fn run(cli: Cli) -> Result<bool> {
         Cmd::Synth { size, out, result_roots, roots_out, seed } => {
             let start = Instant::now();
             let mut shape = importer::synth::Shape::named(&size)
-                .with_context(|| format!("unknown --size {size}: use small, medium or large"))?;
+                .with_context(|| format!("unknown --size {size}: use small, medium, large or redraw"))?;
             shape.seed = seed;
             let (w, t) = importer::synth::write_published(shape, &out)?;
             eprintln!(
