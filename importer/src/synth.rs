@@ -7,6 +7,7 @@
 //! pass for real measurements.
 
 use crate::publish::{write_file, Written};
+use model::rng::XorShift as Rng;
 use model::{
     paths, ChangesShard, Commit, Headline, Index, Job, JobShard, MetricInfo, Params, Points, ReportMeta, SectionMeta,
     SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
@@ -40,28 +41,6 @@ impl Shape {
 
     pub fn series(&self) -> usize {
         self.testcases * self.jobs_per_testcase * self.metrics_per_testcase
-    }
-}
-
-/// xorshift64*: deterministic across platforms.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.unit().max(1e-300), self.unit());
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
     }
 }
 
@@ -133,7 +112,7 @@ fn metric_names(tc: usize, n: usize) -> Vec<(String, i8)> {
 
 /// Write a synthetic published dataset under `out`. Returns what was written and the totals.
 pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
-    let mut rng = Rng(shape.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(shape.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut w = Written::default();
     let mut keep = BTreeSet::new();
     let commits: Vec<Commit> = (0..shape.commits)
@@ -337,7 +316,7 @@ fn write_json<T: serde::Serialize>(
 /// Write `n` lkp-tests result roots (commit directories with job.yaml, per-run stats.json and
 /// a commit-level matrix.json) under `out`, for importer throughput in result roots per second.
 pub fn write_result_roots(n: usize, out: &Path, seed: u64) -> std::io::Result<usize> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut files = 0;
     for i in 0..n {
         let fs = FS[i % FS.len()];

@@ -3,23 +3,8 @@
 //! input path. A coverage-guided fuzz target for the same path is in `fuzz/`.
 
 use importer::input::{read_bytes, FileResult};
+use model::rng::XorShift as Rng;
 use std::path::Path;
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn mutate(src: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut b = src.to_vec();
@@ -28,7 +13,7 @@ fn mutate(src: &[u8], rng: &mut Rng) -> Vec<u8> {
             for _ in 0..1 + rng.below(64) {
                 let i = rng.below(b.len());
                 if i < b.len() {
-                    b[i] = rng.next() as u8;
+                    b[i] = rng.next_u64() as u8;
                 }
             }
         }
@@ -75,7 +60,7 @@ fn mutated_reports_never_panic() {
         }
     }
     inputs.sort();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut parsed = 0;
     for round in 0..600 {
         let src = &inputs[round % inputs.len()];

@@ -6,6 +6,7 @@
 
 pub mod changes;
 pub mod paths;
+pub mod rng;
 pub mod stats;
 
 use serde::{Deserialize, Serialize};

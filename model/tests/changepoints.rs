@@ -2,24 +2,7 @@
 //! (a detection within ±1 commit of a true step counts). Run with `--nocapture` to see the table.
 
 use model::changes::{change_points, Obs, StepOptions};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.unit().max(1e-300), self.unit());
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
-}
+use model::rng::XorShift as Rng;
 
 /// (precision, recall, true steps, detections) over `n_series` series.
 fn evaluate(
@@ -30,12 +13,12 @@ fn evaluate(
     sigma_known: bool,
     seed: u64,
 ) -> (f64, f64, usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut tp, mut fp, mut truth_total) = (0, 0, 0);
     for _ in 0..n_series {
         let base = 1000.0 * (1.0 + 9.0 * rng.unit());
-        let n_steps = (rng.next() % 4) as usize;
-        let mut steps: Vec<usize> = (0..n_steps).map(|_| 5 + (rng.next() as usize) % (len - 10)).collect();
+        let n_steps = (rng.next_u64() % 4) as usize;
+        let mut steps: Vec<usize> = (0..n_steps).map(|_| 5 + (rng.next_u64() as usize) % (len - 10)).collect();
         steps.sort();
         steps.dedup_by(|a, b| a.abs_diff(*b) < 5);
         let mut level = base;
@@ -47,7 +30,7 @@ fn evaluate(
             if k < steps.len() && steps[k] == i {
                 // step of min_step_sigmas..3*min_step_sigmas noise sd, either sign
                 let mag = sigma * (min_step_sigmas + 2.0 * min_step_sigmas * rng.unit());
-                level *= if rng.next().is_multiple_of(2) { 1.0 + mag } else { 1.0 / (1.0 + mag) };
+                level *= if rng.next_u64().is_multiple_of(2) { 1.0 + mag } else { 1.0 / (1.0 + mag) };
                 truth.push(i);
                 k += 1;
             }
@@ -95,7 +78,7 @@ fn precision_and_recall_on_synthetic_series() {
 #[test]
 fn near_linear_in_commits() {
     // 100k commits with a few steps must finish quickly (PELT prunes); correctness of the steps too.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let obs: Vec<Obs> = (0..100_000)
         .map(|i| {
             let level = if i < 40_000 {
