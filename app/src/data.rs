@@ -29,6 +29,12 @@ impl Versioned for model::JobShard {
     }
 }
 
+impl Versioned for model::ChangesShard {
+    fn schema(&self) -> u32 {
+        self.schema
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct SchemaOnly {
     schema: u32,

@@ -1,12 +1,16 @@
 //! LKP Explorer web app: plain, natively tested modules (URL state, facets, metric search,
-//! chart geometry, compare rows) plus thin Leptos components that only exist on wasm32.
+//! chart geometry, compare rows, the changes list, latency distributions, HTML of large tables)
+//! plus thin Leptos components that only exist on wasm32.
 
 pub mod catalog;
+pub mod changes;
 pub mod chart;
 pub mod compare;
 pub mod data;
+pub mod dist;
 pub mod draw;
 pub mod facets;
+pub mod html;
 pub mod search;
 pub mod state;
 pub mod views;

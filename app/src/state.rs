@@ -42,6 +42,22 @@ pub enum Tab {
     #[default]
     Trend,
     Compare,
+    /// Every stated or detected change of the selected testcases.
+    Changes,
+    /// The bins of a latency histogram family, base against head.
+    Dist,
+}
+
+impl Tab {
+    /// The `view=` value; `None` for the default tab (absent from the query).
+    fn query_value(self) -> Option<&'static str> {
+        match self {
+            Tab::Trend => None,
+            Tab::Compare => Some("compare"),
+            Tab::Changes => Some("changes"),
+            Tab::Dist => Some("dist"),
+        }
+    }
 }
 
 /// Sort order of the compare table.
@@ -51,6 +67,91 @@ pub enum SortKey {
     #[default]
     Change,
     Name,
+}
+
+/// Changes view: where a change comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFilter {
+    Stated,
+    Detected,
+}
+
+/// Changes view: significance of a change (Welch's p-value against 0.05).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigFilter {
+    /// p < 0.05.
+    Significant,
+    /// p ≥ 0.05.
+    NotSignificant,
+    /// No p-value: the report does not state run counts.
+    Unknown,
+}
+
+/// Sort order of the Changes view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ChangesSort {
+    /// Largest |change| first.
+    #[default]
+    Change,
+    /// Largest noise ratio first (changes without one last).
+    Noise,
+    /// Metric name, then |change|.
+    Metric,
+    /// Newest head commit first.
+    Commit,
+}
+
+/// A non-negative decimal with at most two decimals (`2.5`, `0.05`, `12`), held exactly as an
+/// integer count of hundredths so that its text form round-trips without float parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hundredths(pub u32);
+
+impl Hundredths {
+    pub fn value(self) -> f64 {
+        self.0 as f64 / 100.0
+    }
+
+    /// `12`, `2.5`, `.5`, `0.05`; decimals past the second are cut. `None` for anything else
+    /// (signs, exponents, empty, more than 7 integer digits).
+    pub fn parse(s: &str) -> Option<Hundredths> {
+        let s = s.trim();
+        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+        let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+        if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) || int.len() > 7 {
+            return None;
+        }
+        let int: u32 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        let f = frac.as_bytes();
+        let d = |i: usize| f.get(i).map_or(0, |b| (b - b'0') as u32);
+        Some(Hundredths(int * 100 + d(0) * 10 + d(1)))
+    }
+}
+
+impl std::fmt::Display for Hundredths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (int, frac) = (self.0 / 100, self.0 % 100);
+        match frac {
+            0 => write!(f, "{int}"),
+            x if x % 10 == 0 => write!(f, "{int}.{}", x / 10),
+            x => write!(f, "{int}.{x:02}"),
+        }
+    }
+}
+
+/// The Changes view's filters and order (query keys `ch.*`). Kept apart from the compare
+/// table's `ns`/`dir`/`sort` so that one view's filters never hide rows of the other.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChangesFilter {
+    /// Metric namespace (what comes before the first `.`).
+    pub ns: Option<String>,
+    pub dir: Option<Direction>,
+    pub source: Option<SourceFilter>,
+    pub sig: Option<SigFilter>,
+    /// Minimum |change| (percent or absolute, as the change is printed).
+    pub min: Option<Hundredths>,
+    /// Only the changes a report's headline names.
+    pub headline: bool,
+    pub sort: ChangesSort,
 }
 
 /// Everything a permalink must restore. Invariant: no facet holds an empty set (a facet
@@ -79,6 +180,8 @@ pub struct ViewState {
     /// Compare table: direction filter.
     pub dir: Option<Direction>,
     pub sort: SortKey,
+    /// Changes view filters and order.
+    pub changes: ChangesFilter,
 }
 
 impl ViewState {
@@ -106,8 +209,8 @@ impl ViewState {
     pub fn to_query(&self) -> String {
         let mut out: Vec<String> = Vec::new();
         let mut one = |k: &str, v: &str| out.push(format!("{k}={}", encode(v)));
-        if self.tab == Tab::Compare {
-            one("view", "compare");
+        if let Some(v) = self.tab.query_value() {
+            one("view", v);
         }
         let mut parts: Vec<String> = Vec::new();
         for (key, values) in &self.facets {
@@ -140,6 +243,28 @@ impl ViewState {
         if self.sort == SortKey::Name {
             out.push("sort=name".into());
         }
+        let c = &self.changes;
+        if let Some(ns) = &c.ns {
+            out.push(format!("ch.ns={}", encode(ns)));
+        }
+        if let Some(d) = c.dir {
+            out.push(format!("ch.dir={}", d.as_str()));
+        }
+        if let Some(src) = c.source {
+            out.push(format!("ch.source={}", source_str(src)));
+        }
+        if let Some(sig) = c.sig {
+            out.push(format!("ch.sig={}", sig_str(sig)));
+        }
+        if let Some(min) = c.min {
+            out.push(format!("ch.min={min}"));
+        }
+        if c.headline {
+            out.push("ch.headline=1".into());
+        }
+        if let Some(sort) = changes_sort_str(c.sort) {
+            out.push(format!("ch.sort={sort}"));
+        }
         out.join("&")
     }
 
@@ -171,6 +296,8 @@ impl ViewState {
                 "view" => match single().as_str() {
                     "trend" => s.tab = Tab::Trend,
                     "compare" => s.tab = Tab::Compare,
+                    "changes" => s.tab = Tab::Changes,
+                    "dist" => s.tab = Tab::Dist,
                     other => notices.push(format!("unknown view `{}` ignored", shorten(other))),
                 },
                 "testcase" => s.facets.entry(FacetKey::Testcase).or_default().extend(values),
@@ -185,11 +312,43 @@ impl ViewState {
                 "base" => set_one(&mut s.base, "base", &mut notices),
                 "head" => set_one(&mut s.head, "head", &mut notices),
                 "ns" => set_one(&mut s.ns, "ns", &mut notices),
-                "dir" => match single().as_str() {
-                    "regression" => s.dir = Some(Direction::Regression),
-                    "improvement" => s.dir = Some(Direction::Improvement),
-                    "undefined" => s.dir = Some(Direction::Undefined),
-                    other => notices.push(format!("unknown direction `{}` ignored", shorten(other))),
+                "dir" => match parse_direction(&single()) {
+                    Ok(d) => s.dir = Some(d),
+                    Err(n) => notices.push(n),
+                },
+                "ch.ns" => set_one(&mut s.changes.ns, "ch.ns", &mut notices),
+                "ch.dir" => match parse_direction(&single()) {
+                    Ok(d) => s.changes.dir = Some(d),
+                    Err(n) => notices.push(n),
+                },
+                "ch.source" => match single().as_str() {
+                    "stated" => s.changes.source = Some(SourceFilter::Stated),
+                    "detected" => s.changes.source = Some(SourceFilter::Detected),
+                    other => notices.push(format!("unknown change source `{}` ignored", shorten(other))),
+                },
+                "ch.sig" => match single().as_str() {
+                    "significant" => s.changes.sig = Some(SigFilter::Significant),
+                    "not-significant" => s.changes.sig = Some(SigFilter::NotSignificant),
+                    "unknown" => s.changes.sig = Some(SigFilter::Unknown),
+                    other => notices.push(format!("unknown significance `{}` ignored", shorten(other))),
+                },
+                "ch.min" => match Hundredths::parse(&single()) {
+                    Some(v) => s.changes.min = Some(v),
+                    None => {
+                        notices.push(format!("minimum change `{}` is not a number ≥ 0: ignored", shorten(&single())))
+                    }
+                },
+                "ch.headline" => match single().as_str() {
+                    "1" => s.changes.headline = true,
+                    "0" => s.changes.headline = false,
+                    other => notices.push(format!("`ch.headline={}` ignored (1 or 0)", shorten(other))),
+                },
+                "ch.sort" => match single().as_str() {
+                    "change" => s.changes.sort = ChangesSort::Change,
+                    "noise" => s.changes.sort = ChangesSort::Noise,
+                    "metric" => s.changes.sort = ChangesSort::Metric,
+                    "commit" => s.changes.sort = ChangesSort::Commit,
+                    other => notices.push(format!("unknown sort `{}` ignored", shorten(other))),
                 },
                 "sort" => match single().as_str() {
                     "change" => s.sort = SortKey::Change,
@@ -205,6 +364,40 @@ impl ViewState {
             }
         }
         (s, notices)
+    }
+}
+
+fn parse_direction(v: &str) -> Result<Direction, String> {
+    match v {
+        "regression" => Ok(Direction::Regression),
+        "improvement" => Ok(Direction::Improvement),
+        "undefined" => Ok(Direction::Undefined),
+        other => Err(format!("unknown direction `{}` ignored", shorten(other))),
+    }
+}
+
+fn source_str(s: SourceFilter) -> &'static str {
+    match s {
+        SourceFilter::Stated => "stated",
+        SourceFilter::Detected => "detected",
+    }
+}
+
+fn sig_str(s: SigFilter) -> &'static str {
+    match s {
+        SigFilter::Significant => "significant",
+        SigFilter::NotSignificant => "not-significant",
+        SigFilter::Unknown => "unknown",
+    }
+}
+
+/// The `ch.sort=` value; `None` for the default order.
+fn changes_sort_str(s: ChangesSort) -> Option<&'static str> {
+    match s {
+        ChangesSort::Change => None,
+        ChangesSort::Noise => Some("noise"),
+        ChangesSort::Metric => Some("metric"),
+        ChangesSort::Commit => Some("commit"),
     }
 }
 
@@ -298,6 +491,67 @@ mod tests {
             "view=compare&testcase=blogbench&p.fs=ext4,xfs&metric=mpstat.cpu.all.idle%25&dir=regression"
         );
         roundtrip(&s);
+    }
+
+    #[test]
+    fn changes_view_query() {
+        let mut s = ViewState { tab: Tab::Changes, ..Default::default() };
+        s.toggle(&FacetKey::Testcase, "blogbench");
+        assert_eq!(s.to_query(), "view=changes&testcase=blogbench");
+        s.changes = ChangesFilter {
+            ns: Some("perf-stat".into()),
+            dir: Some(Direction::Improvement),
+            source: Some(SourceFilter::Detected),
+            sig: Some(SigFilter::NotSignificant),
+            min: Some(Hundredths(250)),
+            headline: true,
+            sort: ChangesSort::Noise,
+        };
+        assert_eq!(
+            s.to_query(),
+            "view=changes&testcase=blogbench&ch.ns=perf-stat&ch.dir=improvement&ch.source=detected\
+             &ch.sig=not-significant&ch.min=2.5&ch.headline=1&ch.sort=noise"
+        );
+        roundtrip(&s);
+        // The compare table's filters are other keys: each view keeps its own.
+        s.dir = Some(Direction::Regression);
+        s.ns = Some("vmstat".into());
+        roundtrip(&s);
+        for min in [0, 1, 5, 10, 99, 100, 250, 1234567, 999_999_999] {
+            s.changes.min = Some(Hundredths(min));
+            roundtrip(&s);
+        }
+        for (text, h) in [("12", 1200), ("2.5", 250), (".5", 50), ("0.05", 5), ("1.999", 199), (" 3. ", 300)] {
+            assert_eq!(Hundredths::parse(text), Some(Hundredths(h)), "{text}");
+        }
+        for bad in ["", ".", "-1", "+1", "1e3", "NaN", "inf", "1.2.3", "12345678", "x"] {
+            assert_eq!(Hundredths::parse(bad), None, "{bad}");
+        }
+        assert_eq!((Hundredths(5).to_string(), Hundredths(250).value()), ("0.05".to_string(), 2.5));
+        let dist = ViewState { tab: Tab::Dist, metric: Some("fio.latency_2ms%".into()), ..Default::default() };
+        assert_eq!(dist.to_query(), "view=dist&metric=fio.latency_2ms%25");
+        roundtrip(&dist);
+    }
+
+    #[test]
+    fn changes_view_garbage() {
+        for (q, n) in [
+            ("ch.min=-1", 1),
+            ("ch.min=NaN", 1),
+            ("ch.min=inf", 1),
+            ("ch.min=abc", 1),
+            ("ch.sig=maybe&ch.source=oracle", 2),
+            ("ch.headline=yes", 1),
+            ("ch.sort=size&ch.dir=up", 2),
+            ("ch.ns=a&ch.ns=b", 1),
+            ("ch.bogus=1", 1),
+        ] {
+            let (s, notices) = ViewState::parse(q);
+            assert_eq!(notices.len(), n, "{q}: {notices:?}");
+            roundtrip(&s);
+        }
+        let (s, _) = ViewState::parse("ch.headline=0&ch.sort=change&ch.min=1.50");
+        assert_eq!(s.to_query(), "ch.min=1.5");
     }
 
     #[test]
@@ -407,8 +661,21 @@ mod tests {
     fn property_roundtrip_over_generated_states() {
         let mut g = Gen(0x9e37_79b9_7f4a_7c15);
         for _ in 0..3000 {
+            let changes = ChangesFilter {
+                ns: g.opt(),
+                dir: [None, Some(Direction::Regression), Some(Direction::Undefined)][(g.next() % 3) as usize],
+                source: [None, Some(SourceFilter::Stated), Some(SourceFilter::Detected)][(g.next() % 3) as usize],
+                sig: [None, Some(SigFilter::Significant), Some(SigFilter::NotSignificant), Some(SigFilter::Unknown)]
+                    [(g.next() % 4) as usize],
+                min: [None, Some(Hundredths(0)), Some(Hundredths((g.next() % 100_000) as u32))]
+                    [(g.next() % 3) as usize],
+                headline: g.next().is_multiple_of(2),
+                sort: [ChangesSort::Change, ChangesSort::Noise, ChangesSort::Metric, ChangesSort::Commit]
+                    [(g.next() % 4) as usize],
+            };
             let mut s = ViewState {
-                tab: if g.next().is_multiple_of(2) { Tab::Trend } else { Tab::Compare },
+                tab: [Tab::Trend, Tab::Compare, Tab::Changes, Tab::Dist][(g.next() % 4) as usize],
+                changes,
                 sort: if g.next().is_multiple_of(2) { SortKey::Change } else { SortKey::Name },
                 dir: match g.next() % 4 {
                     0 => None,

@@ -159,3 +159,68 @@ pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'sta
     observer.observe(el);
     Some(ResizeGuard { observer, _callback: callback })
 }
+
+/// The changes shards of `testcases`, in order. With `skip_missing`, a shard that cannot be
+/// loaded is left out (the trend's step markers are optional); else the first error is returned.
+pub async fn load_changes(
+    testcases: Vec<String>,
+    skip_missing: bool,
+) -> Result<crate::ui::Shared<Vec<Arc<model::ChangesShard>>>, String> {
+    let mut out = Vec::new();
+    for t in testcases {
+        match load_json::<model::ChangesShard>(&model::paths::changes(&t)).await {
+            Ok(sh) => out.push(sh),
+            Err(_) if skip_missing => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(crate::ui::Shared(Arc::new(out)))
+}
+
+/// For a click inside HTML written by `html`: the nearest `[data-act]` element's `data-act`,
+/// `data-value` and `data-i` (row position).
+pub fn action_of(ev: &web_sys::Event) -> Option<(String, String, Option<usize>)> {
+    let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    let el = target.closest("[data-act]").ok()??;
+    let act = el.get_attribute("data-act")?;
+    let value = el.get_attribute("data-value").unwrap_or_default();
+    let i = el.get_attribute("data-i").and_then(|i| i.parse().ok());
+    Some((act, value, i))
+}
+
+/// For a change event of a named control (`<select name>`, `<input name>`): its name, value and
+/// checked state.
+pub fn control_of(ev: &web_sys::Event) -> Option<(String, String, bool)> {
+    let target = ev.target()?;
+    let el: &web_sys::Element = target.dyn_ref()?;
+    let name = el.get_attribute("name")?;
+    let get = |k: &str| js_sys::Reflect::get(&target, &JsValue::from_str(k)).ok();
+    let value = get("value").and_then(|v| v.as_string()).unwrap_or_default();
+    let checked = get("checked").and_then(|v| v.as_bool()).unwrap_or(false);
+    Some((name, value, checked))
+}
+
+/// Scroll the element with `data-testid=testid` into view once the next frame has rendered.
+pub fn scroll_to_testid(testid: &'static str) {
+    let Some(w) = web_sys::window() else { return };
+    let cb = Closure::once_into_js(move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&format!("[data-testid={testid}]")).ok().flatten());
+        if let Some(el) = el {
+            el.scroll_into_view();
+        }
+    });
+    let _ = w.request_animation_frame(cb.unchecked_ref());
+}
+
+/// The compare shard of a job (by position), or `None` without a job.
+pub async fn load_job(
+    cat: std::sync::Arc<crate::catalog::Catalog>,
+    job: Option<usize>,
+) -> Result<Option<Arc<model::JobShard>>, String> {
+    match job.and_then(|j| cat.index.jobs.get(j)) {
+        Some(j) => load_json::<model::JobShard>(&model::paths::job_shard(&j.id)).await.map(Some),
+        None => Ok(None),
+    }
+}

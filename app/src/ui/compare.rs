@@ -9,7 +9,7 @@ use crate::facets;
 use crate::state::{FacetKey, SortKey, Tab};
 use crate::{views, web};
 use leptos::prelude::*;
-use model::{paths, Direction, JobShard};
+use model::Direction;
 use std::sync::Arc;
 
 /// Rows rendered before "show all".
@@ -30,16 +30,7 @@ pub fn CompareView() -> impl IntoView {
     let c1 = cat.clone();
     let job = Memo::new(move |_| nav.state.with(|s| views::compare_job(&c1, s)));
     let c2 = cat.clone();
-    let shard = LocalResource::new(move || {
-        let j = job.get();
-        let id = j.map(|j| c2.index.jobs[j].id.clone());
-        async move {
-            match id {
-                Some(id) => web::load_json::<JobShard>(&paths::job_shard(&id)).await.map(Some),
-                None => Ok(None),
-            }
-        }
-    });
+    let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
     let c3 = cat.clone();
     let table = Memo::new(move |_| {
         let loaded = shard.get()?;
@@ -143,7 +134,17 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
     };
     let limit = if show_all.get_untracked() { usize::MAX } else { FIRST_ROWS };
     let hidden = order.len().saturating_sub(limit);
-    let body = order.iter().take(limit).map(|&i| row_view(cat, nav, &rows[i], job, &job_id)).collect_view();
+    // Latency-bin families with at least two bins in this job: their rows link the distribution.
+    let histograms = crate::dist::families(rows.iter().map(|r| r.metric.as_str()));
+    let pair_ids = (ids(base), ids(head));
+    let body = order
+        .iter()
+        .take(limit)
+        .map(|&i| {
+            let dist = crate::dist::family(&rows[i].metric).is_some_and(|p| histograms.contains(p));
+            row_view(cat, nav, &rows[i], job, &job_id, dist.then(|| pair_ids.clone()))
+        })
+        .collect_view();
     let summary =
         format!("{} metrics · {} shown · {n_reg} regressions · {n_imp} improvements", rows.len(), order.len());
     let commit_link = |c: Option<u32>| {
@@ -233,15 +234,37 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
     }
 }
 
-fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str) -> impl IntoView {
+/// `dist`: the row is a latency bin; the (base, head) ids its distribution link opens.
+type Pair = (Option<String>, Option<String>);
+
+fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str, dist: Option<Pair>) -> impl IntoView {
+    // The distribution link is plain markup: the row's click handler tells it by `data-act`.
+    let dist_link = dist.is_some().then(|| {
+        view! {
+            " "
+            <button class="link dist-link" data-act="dist" data-testid="dist-link" title="the whole latency histogram, base vs head">"distribution"</button>
+        }
+    });
+    let pair = dist.unwrap_or_default();
     let metric = r.metric.clone();
     let (testcase, job_id) = (job.testcase.clone(), job_id.to_string());
     let job_matches_filters = {
         let j = job.clone();
         move |s: &crate::state::ViewState| facets::job_matches(&j, s, None)
     };
-    let open_trend = move |_| {
+    let open_trend = move |ev: leptos::ev::MouseEvent| {
         let (metric, testcase, job_id) = (metric.clone(), testcase.clone(), job_id.clone());
+        if web::action_of(&ev).is_some_and(|(act, _, _)| act == "dist") {
+            let (base, head) = pair.clone();
+            nav.push(|s| {
+                s.tab = Tab::Dist;
+                s.metric = Some(metric);
+                s.job = Some(job_id);
+                s.base = base;
+                s.head = head;
+            });
+            return;
+        }
         let keep = nav.state.with_untracked(&job_matches_filters);
         nav.push(|s| {
             s.tab = Tab::Trend;
@@ -264,7 +287,7 @@ fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str) -> imp
             class:kpi=kpi
             on:click=open_trend
         >
-            <td class="metric">{r.metric.clone()}</td>
+            <td class="metric">{r.metric.clone()} {dist_link}</td>
             <td class="num">{r.base.as_ref().map(|c| c.text()).unwrap_or_else(|| "—".into())}</td>
             <td class="num change" title=title>{r.change_text()}</td>
             <td class="num">{r.head.as_ref().map(|c| c.text()).unwrap_or_else(|| "—".into())}</td>

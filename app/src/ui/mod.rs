@@ -1,11 +1,15 @@
 //! Leptos components: thin views over the plain modules. `App` loads the index and shows
 //! `Explorer`, which owns the view state and keeps it in the URL.
 
+mod changes;
 mod commit;
 mod compare;
+mod dist;
 mod filters;
 mod finder;
 mod trend;
+
+pub use trend::Shared;
 
 use crate::catalog::{from_query, Catalog};
 use crate::state::{Tab, ViewState};
@@ -77,6 +81,14 @@ fn Explorer(cat: Cat) -> impl IntoView {
     });
 
     let tab = Memo::new(move |_| state.with(|s| s.tab));
+    // The distribution tab is offered for latency-bin metrics (and while it is open).
+    let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
+    let show_dist = move || {
+        state.with(|s| {
+            s.tab == Tab::Dist
+                || s.metric.as_deref().and_then(crate::dist::family).is_some_and(|p| histograms.contains(p))
+        })
+    };
     let copied = RwSignal::new(String::new());
     let copy_link = move |_| {
         let href = web::current_href();
@@ -134,6 +146,8 @@ fn Explorer(cat: Cat) -> impl IntoView {
                 <nav class="tabs">
                     {tab_button(Tab::Trend, "Trend", "view-tab-trend")}
                     {tab_button(Tab::Compare, "Compare", "view-tab-compare")}
+                    {tab_button(Tab::Changes, "Changes", "view-tab-changes")}
+                    {move || show_dist().then(|| tab_button(Tab::Dist, "Distribution", "view-tab-dist"))}
                 </nav>
                 {move || match tab.get() {
                     Tab::Trend => view! {
@@ -142,6 +156,8 @@ fn Explorer(cat: Cat) -> impl IntoView {
                     }
                     .into_any(),
                     Tab::Compare => view! { <compare::CompareView /> }.into_any(),
+                    Tab::Changes => view! { <changes::ChangesView /> }.into_any(),
+                    Tab::Dist => view! { <dist::DistView /> }.into_any(),
                 }}
                 <commit::CommitPanel />
             </main>

@@ -17,8 +17,13 @@ use std::sync::Arc;
 const HEIGHT: f64 = 380.0;
 
 /// An `Arc` compared by identity, so a memo of it is cheap.
-#[derive(Clone)]
 pub struct Shared<T>(pub Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
 
 impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
@@ -56,6 +61,18 @@ pub fn Trend() -> impl IntoView {
         let loaded = shards.get()?;
         Some(loaded.map(|sh| Shared(Arc::new(nav.state.with(|s| views::trend_model(&c2, s, sh))))))
     });
+
+    // Detected steps of the drawn series, from the testcases' changes shards. They load after
+    // the chart and never block it; a testcase without a changes shard just has no markers.
+    let steps_src =
+        LocalResource::new(move || web::load_changes(paths.get().into_iter().map(|(t, _)| t).collect(), true));
+    let c6 = cat.clone();
+    let steps = move || -> Vec<crate::changes::StepMarker> {
+        let (Some(Ok(src)), Some(Ok(m))) = (steps_src.get(), model.get()) else { return Vec::new() };
+        crate::changes::step_markers(&m.0, &src.0, |c| {
+            c6.index.commits.get(c as usize).map(|c| c.short().to_string()).unwrap_or_default()
+        })
+    };
 
     let wrapper = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
@@ -141,6 +158,23 @@ pub fn Trend() -> impl IntoView {
         let m = model.get()?.ok()?;
         Some(tooltip_view(&c4, &m.0, h, width.get_untracked()))
     };
+    // Detected steps: dashed vertical lines in the series colour at the head commit, over the
+    // canvas (HTML, so the drawing code needs no hook), placed with the drawn geometry.
+    let steps2 = steps.clone();
+    let step_lines = move || -> String {
+        draws.track();
+        let marks = steps2();
+        let dpr = web::device_pixel_ratio();
+        geometry.with_value(|g| match g {
+            Some(g) if !marks.is_empty() => crate::changes::markers_html(
+                &marks,
+                |slot| g.x(slot) / dpr,
+                g.plot.top / dpr,
+                (g.plot.bottom - g.plot.top) / dpr,
+            ),
+            _ => String::new(),
+        })
+    };
     let c5 = cat.clone();
     let body = move || -> AnyView {
         match model.get() {
@@ -150,7 +184,7 @@ pub fn Trend() -> impl IntoView {
                 view! { <p class="hint">"Choose a metric above to see its trend."</p> }.into_any()
             }
             Some(Ok(m)) if m.0.entries.is_empty() => no_series_hint(&c5, nav, &m.0.metric).into_any(),
-            Some(Ok(m)) => side_panels(&c5, nav, &m.0).into_any(),
+            Some(Ok(m)) => side_panels(&c5, nav, &m.0, !steps().is_empty()).into_any(),
         }
     };
     view! {
@@ -176,6 +210,7 @@ pub fn Trend() -> impl IntoView {
                     on:mouseleave=move |_| hover.set(None)
                     on:click=on_click
                 ></canvas>
+                <div class="step-layer" inner_html=step_lines></div>
                 {tooltip}
             </div>
             {body}
@@ -264,7 +299,7 @@ fn tooltip_view(cat: &Cat, m: &TrendModel, h: Hover, width: f64) -> impl IntoVie
 }
 
 /// Legend (show/hide series), range pickers and the marker key.
-fn side_panels(cat: &Cat, nav: Nav, m: &TrendModel) -> impl IntoView {
+fn side_panels(cat: &Cat, nav: Nav, m: &TrendModel, has_steps: bool) -> impl IntoView {
     let ids: Vec<String> = m.entries.iter().map(|e| e.job_id.clone()).collect();
     let common = m.common.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("  ");
     let entries = m
@@ -343,10 +378,38 @@ fn side_panels(cat: &Cat, nav: Nav, m: &TrendModel) -> impl IntoView {
                     <span class="mark regression">"○ reported regression"</span>
                     <span class="mark improvement">"○ reported improvement"</span>
                     <span class="mark undefined">"○ reported change, direction unknown"</span>
+                    {has_steps.then(|| view! { <span class="mark step">"┆ detected step"</span> })}
                     <span>"band: mean ± stddev · click a point for its commit"</span>
                 </div>
+                {dist_link(cat, nav, m)}
             </div>
             <div class="range">{picker("from", from, "oldest")} {picker("to", to, "newest")}</div>
         </div>
     }
+}
+
+/// "show latency distribution" for a histogram-bin metric: the selected series' job (else the
+/// first drawn), with the selected commit against its report's base when there is one.
+fn dist_link(cat: &Cat, nav: Nav, m: &TrendModel) -> Option<impl IntoView> {
+    if !crate::dist::is_histogram_metric(&cat.index, &m.metric) {
+        return None;
+    }
+    let drawn: Vec<&views::Entry> = m.entries.iter().filter(|e| e.color.is_some()).collect();
+    let (job_pref, commit) = nav.state.with_untracked(|s| (s.job.clone(), s.commit.clone()));
+    let entry = drawn.iter().find(|e| job_pref.as_deref() == Some(e.job_id.as_str())).or(drawn.first())?;
+    let (job, job_id) = (entry.job, entry.job_id.clone());
+    let pair = crate::dist::pair_from_commit(&cat.index, job, commit.as_deref().and_then(|c| cat.commit_pos(c)));
+    let id = |c: u32| cat.index.commits[c as usize].id.clone();
+    let (base, head) = (pair.map(|p| id(p.0)), pair.map(|p| id(p.1)));
+    Some(view! {
+        <button class="link" data-testid="show-dist" on:click=move |_| {
+            let (job_id, base, head) = (job_id.clone(), base.clone(), head.clone());
+            nav.push(|s| {
+                s.tab = crate::state::Tab::Dist;
+                s.job = Some(job_id);
+                s.base = base;
+                s.head = head;
+            })
+        }>"show latency distribution"</button>
+    })
 }

@@ -1,0 +1,921 @@
+//! The Changes view as plain functions: every change of the loaded testcases (stated by a report
+//! or detected along a series) filtered and ordered by `state::ChangesFilter`, the texts of a
+//! row, job labels, and the detected steps the trend chart marks.
+
+use crate::catalog::Catalog;
+use crate::chart::{css, legend, Rgb};
+use crate::compare::namespace;
+use crate::html::{esc, link, select};
+use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
+use crate::views::TrendModel;
+use model::changes::Significance;
+use model::stats::{format_change, format_value};
+use model::{ChangeKind, ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// Significance level of the "significant" filter.
+pub const ALPHA: f64 = 0.05;
+
+/// A change by position: (shard, record) in the loaded shards.
+pub type Pos = (u32, u32);
+
+/// The record at `p`.
+pub fn at(shards: &[Arc<ChangesShard>], p: Pos) -> &ChangeRecord {
+    &shards[p.0 as usize].changes[p.1 as usize]
+}
+
+/// The p-value as a `Significance`; a missing p-value is unknown, never guessed.
+pub fn significance(r: &ChangeRecord) -> Significance {
+    r.p_value.map_or(Significance::Unknown, Significance::PValue)
+}
+
+/// Whether a record passes every filter except the job scope.
+pub fn passes(r: &ChangeRecord, f: &ChangesFilter) -> bool {
+    f.ns.as_deref().is_none_or(|ns| namespace(&r.metric) == ns)
+        && f.dir.is_none_or(|d| r.direction == d)
+        && f.source.is_none_or(|s| {
+            r.source
+                == match s {
+                    SourceFilter::Stated => ChangeSource::Stated,
+                    SourceFilter::Detected => ChangeSource::Detected,
+                }
+        })
+        && f.sig.is_none_or(|want| match (want, significance(r).is_significant(ALPHA)) {
+            (SigFilter::Significant, Some(sig)) => sig,
+            (SigFilter::NotSignificant, Some(sig)) => !sig,
+            (SigFilter::Unknown, None) => true,
+            _ => false,
+        })
+        && f.min.is_none_or(|m| r.change.abs() >= m.value())
+        && (!f.headline || r.headline)
+}
+
+/// What the view lists for one filter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listing {
+    /// The shown changes, in display order.
+    pub rows: Vec<Pos>,
+    /// Changes of the jobs in scope, before the other filters.
+    pub in_scope: usize,
+    /// Namespaces of the changes in scope, sorted, with counts.
+    pub namespaces: Vec<(String, usize)>,
+    /// Among the shown rows.
+    pub regressions: usize,
+    pub improvements: usize,
+}
+
+/// Filter the changes of the jobs for which `in_scope(job)` holds and order them.
+pub fn list(shards: &[Arc<ChangesShard>], in_scope: impl Fn(u32) -> bool, f: &ChangesFilter) -> Listing {
+    let mut out = Listing::default();
+    let mut ns: BTreeMap<&str, usize> = BTreeMap::new();
+    for (a, sh) in shards.iter().enumerate() {
+        for (b, r) in sh.changes.iter().enumerate() {
+            if !in_scope(r.job) {
+                continue;
+            }
+            out.in_scope += 1;
+            *ns.entry(namespace(&r.metric)).or_default() += 1;
+            if passes(r, f) {
+                out.rows.push((a as u32, b as u32));
+                match r.direction {
+                    Direction::Regression => out.regressions += 1,
+                    Direction::Improvement => out.improvements += 1,
+                    Direction::Undefined => {}
+                }
+            }
+        }
+    }
+    out.namespaces = ns.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    sort(shards, &mut out.rows, f.sort);
+    out
+}
+
+/// |change| with NaN treated as no change, for ordering.
+fn magnitude(r: &ChangeRecord) -> f64 {
+    if r.change.is_nan() {
+        -1.0
+    } else {
+        r.change.abs()
+    }
+}
+
+/// Order rows: the sort key first, then |change|, metric, head commit and position, so the
+/// order is total and stable across reloads.
+pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
+    let by_change = |a: &ChangeRecord, b: &ChangeRecord| magnitude(b).total_cmp(&magnitude(a));
+    // Unstable sort: the comparison is total (position last), and it is the smaller code.
+    rows.sort_unstable_by(|&pa, &pb| {
+        let (a, b) = (at(shards, pa), at(shards, pb));
+        let first = match key {
+            ChangesSort::Change => by_change(a, b),
+            ChangesSort::Noise => match (a.noise_ratio, b.noise_ratio) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
+            ChangesSort::Metric => a.metric.cmp(&b.metric),
+            ChangesSort::Commit => b.head.cmp(&a.head),
+        };
+        first
+            .then_with(|| by_change(a, b))
+            .then_with(|| a.metric.cmp(&b.metric))
+            .then_with(|| b.head.cmp(&a.head))
+            .then_with(|| pa.cmp(&pb))
+    });
+}
+
+/// The change as the mails print it: `+5.2%`, `-7.3` (absolute), `+33%` (reproduction).
+pub fn change_text(r: &ChangeRecord) -> String {
+    match r.kind {
+        ChangeKind::Reproduction => format!("{:+.0}%", r.change),
+        k => format_change(r.change, k),
+    }
+}
+
+/// `10702 → 11259`.
+pub fn means_text(r: &ChangeRecord) -> String {
+    format!("{} → {}", format_value(r.base_mean), format_value(r.head_mean))
+}
+
+/// Noise ratio as `3.6σ`; `—` when the report states no stddev.
+pub fn noise_text(r: &ChangeRecord) -> String {
+    r.noise_ratio.map_or_else(|| "—".into(), |x| format!("{x:.1}σ"))
+}
+
+/// `p=0.030`, `p<0.001` or `unknown`.
+pub fn sig_text(r: &ChangeRecord) -> String {
+    significance(r).label()
+}
+
+pub fn source_text(r: &ChangeRecord) -> &'static str {
+    match r.source {
+        ChangeSource::Stated => "stated",
+        ChangeSource::Detected => "detected",
+    }
+}
+
+/// Per job of the listed changes, the parameters that tell it apart from the other listed jobs
+/// of its testcase (as the trend legend names series); per testcase, what its jobs share.
+pub fn job_labels(jobs: &[Job], listed: &BTreeSet<u32>) -> (HashMap<u32, String>, BTreeMap<String, String>) {
+    let mut by_testcase: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for &j in listed {
+        if let Some(job) = jobs.get(j as usize) {
+            by_testcase.entry(&job.testcase).or_default().push(j);
+        }
+    }
+    let mut labels = HashMap::new();
+    let mut common = BTreeMap::new();
+    for (tc, js) in by_testcase {
+        let refs: Vec<&Job> = js.iter().map(|&j| &jobs[j as usize]).collect();
+        let l = legend(&refs);
+        for (&j, label) in js.iter().zip(l.labels) {
+            // A single job is named by its testcase; the testcase has its own column.
+            let mut label = if label == tc { String::new() } else { label };
+            // The storage parameters are always worth seeing (what the filesystem reports are about).
+            for k in ["fs", "fs2", "disk"] {
+                if let Some(v) = jobs[j as usize].params.get(k).filter(|_| !label.contains(&format!("{k}="))) {
+                    label = format!("{label} {k}={v}").trim_start().to_string();
+                }
+            }
+            labels.insert(j, label);
+        }
+        let shared: Vec<String> =
+            l.common.into_iter().filter(|(k, _)| k != "testcase").map(|(k, v)| format!("{k}={v}")).collect();
+        common.insert(tc.to_string(), shared.join(" "));
+    }
+    (labels, common)
+}
+
+/// Apply one control of the Changes view (`name` as in `controls_html`) to the filter.
+/// Returns whether the control was known.
+pub fn apply_control(f: &mut ChangesFilter, name: &str, value: &str, checked: bool) -> bool {
+    let some = |v: &str| (!v.is_empty()).then(|| v.to_string());
+    match name {
+        "ns" => f.ns = some(value),
+        "dir" => {
+            f.dir = match value {
+                "regression" => Some(Direction::Regression),
+                "improvement" => Some(Direction::Improvement),
+                "undefined" => Some(Direction::Undefined),
+                _ => None,
+            }
+        }
+        "source" => {
+            f.source = match value {
+                "stated" => Some(SourceFilter::Stated),
+                "detected" => Some(SourceFilter::Detected),
+                _ => None,
+            }
+        }
+        "sig" => {
+            f.sig = match value {
+                "significant" => Some(SigFilter::Significant),
+                "not-significant" => Some(SigFilter::NotSignificant),
+                "unknown" => Some(SigFilter::Unknown),
+                _ => None,
+            }
+        }
+        // Empty, zero, negative or not a number: no minimum.
+        "min" => f.min = Hundredths::parse(value).filter(|m| m.0 > 0),
+        "headline" => f.headline = checked,
+        "sort" => {
+            f.sort = match value {
+                "noise" => ChangesSort::Noise,
+                "metric" => ChangesSort::Metric,
+                "commit" => ChangesSort::Commit,
+                _ => ChangesSort::Change,
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn opts(xs: &[(&str, &str)]) -> Vec<(String, String)> {
+    xs.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()
+}
+
+/// The filter controls of the Changes view, each named for `apply_control`.
+pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> String {
+    let mut o = String::from("<label>namespace ");
+    let mut ns = vec![(String::new(), "all".to_string())];
+    ns.extend(namespaces.iter().map(|(n, c)| (n.clone(), format!("{n} ({c})"))));
+    select(&mut o, "ns", "changes-ns", &ns, f.ns.as_deref().unwrap_or(""));
+    o.push_str("</label><label>direction ");
+    let dir = f.dir.map_or("", |d| d.as_str());
+    let dirs = [
+        ("", "all"),
+        ("regression", "regressions"),
+        ("improvement", "improvements"),
+        ("undefined", "direction unknown"),
+    ];
+    select(&mut o, "dir", "changes-dir", &opts(&dirs), dir);
+    o.push_str("</label><label>source ");
+    let src = match f.source {
+        Some(SourceFilter::Stated) => "stated",
+        Some(SourceFilter::Detected) => "detected",
+        None => "",
+    };
+    let srcs = [("", "all"), ("stated", "stated by a report"), ("detected", "detected (change points)")];
+    select(&mut o, "source", "changes-source", &opts(&srcs), src);
+    o.push_str("</label><label>significance ");
+    let sig = match f.sig {
+        Some(SigFilter::Significant) => "significant",
+        Some(SigFilter::NotSignificant) => "not-significant",
+        Some(SigFilter::Unknown) => "unknown",
+        None => "",
+    };
+    let sigs = [
+        ("", "all"),
+        ("significant", "p < 0.05"),
+        ("not-significant", "not significant (p ≥ 0.05)"),
+        ("unknown", "unknown (run counts not stated)"),
+    ];
+    select(&mut o, "sig", "changes-sig", &opts(&sigs), sig);
+    let min = f.min.map(|m| m.to_string()).unwrap_or_default();
+    let _ = write!(
+        o,
+        "</label><label title=\"smallest |change| shown: percent, or absolute for % metrics\">min |change| \
+         <input type=\"number\" min=\"0\" step=\"0.01\" class=\"min-change\" name=\"min\" data-testid=\"changes-min\" value=\"{}\"></label>\
+         <label><input type=\"checkbox\" name=\"headline\" data-testid=\"changes-headline\"{}> headline only</label><span> sort: ",
+        esc(&min),
+        if f.headline { " checked" } else { "" }
+    );
+    for (key, label) in [
+        (ChangesSort::Change, "change"),
+        (ChangesSort::Noise, "noise"),
+        (ChangesSort::Metric, "metric"),
+        (ChangesSort::Commit, "commit"),
+    ] {
+        let active = if f.sort == key { " active" } else { "" };
+        let _ = write!(
+            o,
+            "<button class=\"sort{active}\" data-act=\"sort\" data-value=\"{label}\" data-testid=\"changes-sort-{label}\">{label}</button>"
+        );
+    }
+    o.push_str("</span>");
+    o
+}
+
+/// What rows need besides the record: the index, job labels and the histogram families.
+pub struct RowCtx<'a> {
+    pub idx: &'a Index,
+    pub labels: &'a HashMap<u32, String>,
+    pub histograms: &'a BTreeSet<String>,
+}
+
+/// One table row; `i` is the row's position in the listing (the `data-i` of its actions).
+pub fn row_html(o: &mut String, ctx: &RowCtx, r: &ChangeRecord, i: usize) {
+    let idx = ctx.idx;
+    let Some(job) = idx.jobs.get(r.job as usize) else { return };
+    let commit = |o: &mut String, c: u32| match idx.commits.get(c as usize) {
+        Some(c) => {
+            link(o, c.url.as_deref(), c.subject.as_deref().unwrap_or(""), &format!("<code>{}</code>", esc(c.short())))
+        }
+        None => o.push_str("<code>?</code>"),
+    };
+    let report = r.report.and_then(|k| idx.reports.get(k as usize));
+    let _ = write!(
+        o,
+        "<tr data-testid=\"change-row\" data-metric=\"{}\" data-job=\"{}\" data-source=\"{}\" class=\"dir-{}{}\">\
+         <td>{}</td><td class=\"job\" title=\"{}\">{}</td><td class=\"metric\">{}",
+        esc(&r.metric),
+        esc(&job.id),
+        source_text(r),
+        r.direction.as_str(),
+        if r.headline { " headline" } else { "" },
+        esc(&job.testcase),
+        esc(&Catalog::describe_job(job)),
+        esc(ctx.labels.get(&r.job).map_or("", |s| s.as_str())),
+        esc(&r.metric),
+    );
+    if let Some(notes) = report.map(|rep| rep.notes.join(" ")).filter(|n| !n.is_empty()) {
+        let n = esc(&notes);
+        let _ = write!(o, "<div class=\"change-note\" data-testid=\"change-note\" title=\"{n}\">{n}</div>");
+    }
+    o.push_str("</td><td class=\"commits\">");
+    commit(o, r.base);
+    o.push_str(" → ");
+    commit(o, r.head);
+    let unknown = r.p_value.is_none();
+    let _ = write!(
+        o,
+        "</td><td class=\"num\">{}</td><td class=\"num change\">{}</td><td class=\"sig{}\" title=\"{}\">{}</td>\
+         <td class=\"num\">{}</td><td class=\"source\">{}</td><td class=\"links\">\
+         <button class=\"link\" data-act=\"trend\" data-i=\"{i}\" data-testid=\"change-trend\">trend</button>",
+        esc(&means_text(r)),
+        esc(&change_text(r)),
+        if unknown { " sig-unknown" } else { "" },
+        if unknown {
+            "run counts not stated: the p-value cannot be computed (never guessed)"
+        } else {
+            "two-sided Welch's t-test"
+        },
+        esc(&sig_text(r)),
+        esc(&noise_text(r)),
+        source_text(r),
+    );
+    if let Some(rep) = report {
+        if let Some(u) = &rep.url {
+            link(o, Some(u), rep.subject.as_deref().unwrap_or(""), "report");
+        }
+    }
+    let _ = write!(
+        o,
+        "<button class=\"link\" data-act=\"reproduce\" data-i=\"{i}\" data-testid=\"change-reproduce\" \
+         title=\"commit panel with the reproduce script\">reproduce</button>"
+    );
+    if crate::dist::family(&r.metric).is_some_and(|p| ctx.histograms.contains(p)) {
+        let _ = write!(
+            o,
+            "<button class=\"link\" data-act=\"dist\" data-i=\"{i}\" data-testid=\"change-dist\">distribution</button>"
+        );
+    }
+    o.push_str("</td></tr>");
+}
+
+/// The first `n` rows of a listing.
+pub fn rows_html(ctx: &RowCtx, shards: &[Arc<ChangesShard>], rows: &[Pos], n: usize) -> String {
+    let mut o = String::with_capacity(n.min(rows.len()) * 900);
+    for (i, &p) in rows.iter().take(n).enumerate() {
+        row_html(&mut o, ctx, at(shards, p), i);
+    }
+    o
+}
+
+/// Everything the Changes view shows for one state and the loaded shards.
+pub struct ChangesModel {
+    pub shards: Arc<Vec<Arc<ChangesShard>>>,
+    pub listing: Listing,
+    pub labels: HashMap<u32, String>,
+    /// Per testcase, what its listed jobs share.
+    pub common: BTreeMap<String, String>,
+    pub histograms: BTreeSet<String>,
+}
+
+impl ChangesModel {
+    /// The record of listing row `i`.
+    pub fn row(&self, i: usize) -> Option<&ChangeRecord> {
+        self.listing.rows.get(i).map(|&p| at(&self.shards, p))
+    }
+}
+
+/// List the changes of the jobs matching the facets, with their labels.
+pub fn model(cat: &Catalog, s: &ViewState, shards: Arc<Vec<Arc<ChangesShard>>>) -> ChangesModel {
+    let mut scope = vec![false; cat.index.jobs.len()];
+    for j in crate::facets::matching_jobs(&cat.index.jobs, s) {
+        scope[j] = true;
+    }
+    let in_scope = |j: u32| scope.get(j as usize).copied().unwrap_or(false);
+    let listing = list(&shards, in_scope, &s.changes);
+    let jobs: BTreeSet<u32> =
+        shards.iter().flat_map(|sh| sh.changes.iter().map(|r| r.job)).filter(|&j| in_scope(j)).collect();
+    let (labels, common) = job_labels(&cat.index.jobs, &jobs);
+    let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
+    ChangesModel { shards, listing, labels, common, histograms }
+}
+
+const HEAD: &str = "<thead><tr><th>testcase</th><th>job</th><th class=\"metric\">metric</th><th>base → head</th>\
+<th class=\"num\">base → head mean</th><th class=\"num\">change</th><th>significance</th>\
+<th class=\"num\" title=\"|Δ| in units of the larger stated stddev\">noise ratio</th><th>source</th><th>links</th></tr></thead>";
+
+/// The whole view: controls, summary, the first `limit` rows, and "show more".
+pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize) -> String {
+    let l = &m.listing;
+    let mut o = format!("<div class=\"compare-controls\">{}</div>", controls_html(f, &l.namespaces));
+    let _ = write!(
+        o,
+        "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements</p>",
+        l.in_scope,
+        l.rows.len(),
+        l.regressions,
+        l.improvements
+    );
+    let common: Vec<String> =
+        m.common.iter().filter(|(_, v)| !v.is_empty()).map(|(tc, v)| format!("{tc}: {v}")).collect();
+    if !common.is_empty() {
+        let _ = write!(o, "<p class=\"compare-summary\">{}</p>", esc(&common.join(" · ")));
+    }
+    let ctx = RowCtx { idx, labels: &m.labels, histograms: &m.histograms };
+    let _ = write!(
+        o,
+        "<table class=\"compare-table changes-table\" data-testid=\"changes-table\">{HEAD}<tbody>{}</tbody></table>",
+        rows_html(&ctx, &m.shards, &l.rows, limit)
+    );
+    if l.rows.is_empty() {
+        o.push_str("<p class=\"hint\">No change matches these filters.</p>");
+    }
+    let more = l.rows.len().saturating_sub(limit);
+    if more > 0 {
+        let _ = write!(
+            o,
+            "<button class=\"show-all\" data-act=\"more\" data-testid=\"changes-more\">show {} more ({more} hidden)</button>",
+            more.min(PAGE)
+        );
+    }
+    o
+}
+
+/// Rows rendered at a time; "show more" adds as many.
+pub const PAGE: usize = 200;
+
+/// The trend of a change: its testcase, metric and job, with its head commit selected (commit
+/// panel) from its report. Facet selections the job does not match are cleared.
+pub fn open_trend(cat: &Catalog, s: &mut ViewState, r: &ChangeRecord) {
+    let Some(job) = cat.index.jobs.get(r.job as usize) else { return };
+    if !crate::facets::job_matches(job, s, None) {
+        s.facets.clear();
+    }
+    s.tab = Tab::Trend;
+    s.facets.insert(FacetKey::Testcase, [job.testcase.clone()].into());
+    s.metric = Some(r.metric.clone());
+    s.jobs = [job.id.clone()].into();
+    s.from = None;
+    s.to = None;
+    open_reproduce(cat, s, r);
+}
+
+/// Select the change's head commit, job and report: the commit panel with its reproduce script.
+pub fn open_reproduce(cat: &Catalog, s: &mut ViewState, r: &ChangeRecord) {
+    let idx = &cat.index;
+    s.commit = idx.commits.get(r.head as usize).map(|c| c.id.clone());
+    s.job = idx.jobs.get(r.job as usize).map(|j| j.id.clone());
+    s.report = r.report.and_then(|k| idx.reports.get(k as usize)).map(|rep| rep.id.clone());
+}
+
+/// The latency distribution of a bin change: its family, job and pair.
+pub fn open_dist(cat: &Catalog, s: &mut ViewState, r: &ChangeRecord) {
+    let idx = &cat.index;
+    s.tab = Tab::Dist;
+    s.metric = Some(r.metric.clone());
+    s.job = idx.jobs.get(r.job as usize).map(|j| j.id.clone());
+    s.base = idx.commits.get(r.base as usize).map(|c| c.id.clone());
+    s.head = idx.commits.get(r.head as usize).map(|c| c.id.clone());
+}
+
+/// A detected step of a drawn trend series, to be marked at its head commit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepMarker {
+    /// Slot (x position) of the head commit in the chart.
+    pub slot: usize,
+    /// Index into the chart's series.
+    pub series: usize,
+    pub color: Rgb,
+    pub direction: Direction,
+    /// `detected step +12.0% (abc → def)`.
+    pub title: String,
+}
+
+/// The detected steps (`source = Detected`) of the series the trend draws, from the changes
+/// shards of its testcases. Steps whose head commit is outside the drawn range are left out.
+pub fn step_markers(m: &TrendModel, shards: &[Arc<ChangesShard>], short: impl Fn(u32) -> String) -> Vec<StepMarker> {
+    let slot_of: HashMap<u32, usize> = m.data.slots.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let mut out = Vec::new();
+    for sh in shards {
+        for r in sh.changes.iter().filter(|r| r.source == ChangeSource::Detected && r.metric == m.metric) {
+            let Some(series) = m.data.series.iter().position(|s| s.job == r.job) else { continue };
+            let Some(&slot) = slot_of.get(&r.head) else { continue };
+            out.push(StepMarker {
+                slot,
+                series,
+                color: m.data.series[series].color,
+                direction: r.direction,
+                title: format!(
+                    "detected step {} ({} → {}): {}",
+                    change_text(r),
+                    short(r.base),
+                    short(r.head),
+                    means_text(r)
+                ),
+            });
+        }
+    }
+    out.sort_unstable_by_key(|s| (s.slot, s.series));
+    // One marker per series and commit, however many records say the same.
+    out.dedup_by_key(|s| (s.slot, s.series));
+    out
+}
+
+/// Dashed vertical lines over the chart for `marks`; `x(slot)` in CSS pixels, `top`/`height`
+/// of the plot area in CSS pixels.
+pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, height: f64) -> String {
+    let mut o = String::new();
+    for m in marks {
+        let _ = write!(
+            o,
+            "<div class=\"step-marker\" data-testid=\"step-marker\" style=\"left:{:.1}px;top:{top:.1}px;height:{height:.1}px;border-color:{}\">\
+             <span class=\"step-flag dir-{}\" title=\"{}\">▾</span></div>",
+            x(m.slot),
+            css(m.color),
+            m.direction.as_str(),
+            esc(&m.title)
+        );
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::tests::sample_index;
+    use crate::catalog::Catalog;
+    use crate::chart::tests::series;
+    use crate::state::ViewState;
+    use model::SeriesShard;
+
+    fn rec(job: u32, metric: &str, head: u32, change: f64, kind: ChangeKind, dir: Direction) -> ChangeRecord {
+        ChangeRecord {
+            source: ChangeSource::Stated,
+            job,
+            metric: metric.into(),
+            base: head.saturating_sub(1),
+            head,
+            base_mean: 100.0,
+            head_mean: 100.0 + change,
+            change,
+            kind,
+            direction: dir,
+            ..Default::default()
+        }
+    }
+
+    fn shards() -> Vec<Arc<ChangesShard>> {
+        use ChangeKind::*;
+        use Direction::*;
+        let mut blog = vec![
+            rec(0, "blogbench.write_score", 1, 5.2, Percent, Improvement),
+            rec(0, "mpstat.cpu.all.idle%", 1, -7.2, Absolute, Undefined),
+            rec(1, "blogbench.read_score", 2, -12.0, Percent, Regression),
+            rec(1, "vmstat.system.cs", 2, 30.0, Percent, Undefined),
+        ];
+        blog[0].headline = true;
+        blog[0].base_mean = 10702.0;
+        blog[0].head_mean = 11259.0;
+        blog[1].noise_ratio = Some(3.64);
+        blog[1].p_value = Some(0.2);
+        blog[2].noise_ratio = Some(1.2);
+        blog[2].p_value = Some(0.0004);
+        blog[3].source = ChangeSource::Detected;
+        let fio = vec![rec(2, "fio.write_bw_MBps", 2, -40.0, Percent, Regression)];
+        vec![
+            Arc::new(ChangesShard { schema: 1, testcase: "blogbench".into(), changes: blog }),
+            Arc::new(ChangesShard { schema: 1, testcase: "fio-basic".into(), changes: fio }),
+        ]
+    }
+
+    fn metrics(f: &ChangesFilter, scope: &[u32]) -> Vec<String> {
+        let sh = shards();
+        list(&sh, |j| scope.contains(&j), f).rows.iter().map(|&p| at(&sh, p).metric.clone()).collect()
+    }
+
+    #[test]
+    fn default_order_is_largest_change_first() {
+        let all = [0, 1, 2];
+        assert_eq!(
+            metrics(&ChangesFilter::default(), &all),
+            [
+                "fio.write_bw_MBps",
+                "vmstat.system.cs",
+                "blogbench.read_score",
+                "mpstat.cpu.all.idle%",
+                "blogbench.write_score"
+            ]
+        );
+        let sh = shards();
+        let l = list(&sh, |j| j < 2, &ChangesFilter::default());
+        assert_eq!((l.in_scope, l.rows.len(), l.regressions, l.improvements), (4, 4, 1, 1));
+        assert_eq!(l.namespaces, [("blogbench".into(), 2), ("mpstat".into(), 1), ("vmstat".into(), 1)]);
+    }
+
+    #[test]
+    fn every_filter() {
+        let all = [0, 1, 2];
+        let f = |g: fn(&mut ChangesFilter)| {
+            let mut f = ChangesFilter::default();
+            g(&mut f);
+            metrics(&f, &all)
+        };
+        assert_eq!(f(|f| f.ns = Some("blogbench".into())), ["blogbench.read_score", "blogbench.write_score"]);
+        assert_eq!(f(|f| f.dir = Some(Direction::Improvement)), ["blogbench.write_score"]);
+        assert_eq!(f(|f| f.dir = Some(Direction::Undefined)), ["vmstat.system.cs", "mpstat.cpu.all.idle%"]);
+        assert_eq!(f(|f| f.source = Some(SourceFilter::Detected)), ["vmstat.system.cs"]);
+        assert_eq!(f(|f| f.source = Some(SourceFilter::Stated)).len(), 4);
+        assert_eq!(f(|f| f.sig = Some(SigFilter::Significant)), ["blogbench.read_score"]);
+        assert_eq!(f(|f| f.sig = Some(SigFilter::NotSignificant)), ["mpstat.cpu.all.idle%"]);
+        assert_eq!(
+            f(|f| f.sig = Some(SigFilter::Unknown)),
+            ["fio.write_bw_MBps", "vmstat.system.cs", "blogbench.write_score"]
+        );
+        assert_eq!(
+            f(|f| f.min = Some(Hundredths(1200))),
+            ["fio.write_bw_MBps", "vmstat.system.cs", "blogbench.read_score"]
+        );
+        assert_eq!(f(|f| f.headline = true), ["blogbench.write_score"]);
+        // Job scope (the facet selection) and a filter together.
+        assert_eq!(
+            metrics(&ChangesFilter { dir: Some(Direction::Regression), ..Default::default() }, &[0, 1]),
+            ["blogbench.read_score"]
+        );
+    }
+
+    #[test]
+    fn every_order() {
+        let all = [0, 1, 2];
+        let by = |sort| metrics(&ChangesFilter { sort, ..Default::default() }, &all);
+        assert_eq!(
+            by(ChangesSort::Noise),
+            [
+                "mpstat.cpu.all.idle%",
+                "blogbench.read_score",
+                "fio.write_bw_MBps",
+                "vmstat.system.cs",
+                "blogbench.write_score"
+            ]
+        );
+        assert_eq!(
+            by(ChangesSort::Metric),
+            [
+                "blogbench.read_score",
+                "blogbench.write_score",
+                "fio.write_bw_MBps",
+                "mpstat.cpu.all.idle%",
+                "vmstat.system.cs"
+            ]
+        );
+        assert_eq!(
+            by(ChangesSort::Commit),
+            [
+                "fio.write_bw_MBps",
+                "vmstat.system.cs",
+                "blogbench.read_score",
+                "mpstat.cpu.all.idle%",
+                "blogbench.write_score"
+            ]
+        );
+    }
+
+    #[test]
+    fn row_texts() {
+        let sh = shards();
+        let r = |i: usize| &sh[0].changes[i];
+        assert_eq!((change_text(r(0)), means_text(r(0))), ("+5.2%".into(), "10702 → 11259".into()));
+        assert_eq!(change_text(r(1)), "-7.2");
+        assert_eq!((noise_text(r(0)), noise_text(r(1))), ("—".into(), "3.6σ".into()));
+        assert_eq!(
+            (sig_text(r(0)), sig_text(r(1)), sig_text(r(2))),
+            ("unknown".into(), "p=0.200".into(), "p<0.001".into())
+        );
+        assert_eq!((source_text(r(0)), source_text(r(3))), ("stated", "detected"));
+        let fail = rec(0, "dmesg.WARNING", 1, 33.0, ChangeKind::Reproduction, Direction::Regression);
+        assert_eq!(change_text(&fail), "+33%");
+    }
+
+    #[test]
+    fn controls_round_trip_through_apply() {
+        let mut f = ChangesFilter::default();
+        for (name, value, checked) in [
+            ("ns", "perf-stat", false),
+            ("dir", "improvement", false),
+            ("source", "detected", false),
+            ("sig", "unknown", false),
+            ("min", " 2.5 ", false),
+            ("headline", "on", true),
+            ("sort", "commit", false),
+        ] {
+            assert!(apply_control(&mut f, name, value, checked), "{name}");
+        }
+        assert_eq!(
+            f,
+            ChangesFilter {
+                ns: Some("perf-stat".into()),
+                dir: Some(Direction::Improvement),
+                source: Some(SourceFilter::Detected),
+                sig: Some(SigFilter::Unknown),
+                min: Some(Hundredths(250)),
+                headline: true,
+                sort: ChangesSort::Commit,
+            }
+        );
+        let html = controls_html(&f, &[("perf-stat".into(), 3), ("<x>".into(), 1)]);
+        for part in [
+            "<option value=\"perf-stat\" selected>perf-stat (3)</option>",
+            "<option value=\"&lt;x&gt;\">&lt;x&gt; (1)</option>",
+            "<option value=\"improvement\" selected>improvements</option>",
+            "<option value=\"detected\" selected>",
+            "<option value=\"unknown\" selected>unknown (run counts not stated)</option>",
+            "value=\"2.5\"",
+            "data-testid=\"changes-headline\" checked>",
+            "class=\"sort active\" data-act=\"sort\" data-value=\"commit\"",
+        ] {
+            assert!(html.contains(part), "{part} in {html}");
+        }
+        for (name, value) in [("ns", ""), ("dir", ""), ("source", ""), ("sig", ""), ("min", "0"), ("sort", "change")] {
+            assert!(apply_control(&mut f, name, value, false));
+        }
+        apply_control(&mut f, "headline", "", false);
+        assert_eq!(f, ChangesFilter::default(), "every control can go back to the default");
+        assert!(!apply_control(&mut f, "bogus", "", false));
+        for bad in ["-3", "NaN", "inf", "x"] {
+            apply_control(&mut f, "min", bad, false);
+            assert_eq!(f.min, None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn rows_are_escaped_html_with_their_links() {
+        let mut idx = sample_index();
+        idx.reports[0].notes = vec!["This is <not> a regression.".into()];
+        let mut r = shards()[0].changes[0].clone();
+        r.report = Some(0);
+        r.metric = "fio.latency_2ms%".into();
+        let labels: HashMap<u32, String> = [(0, "fs=xfs".to_string())].into();
+        let histograms: BTreeSet<String> = ["fio.latency".to_string()].into();
+        let ctx = RowCtx { idx: &idx, labels: &labels, histograms: &histograms };
+        let mut o = String::new();
+        row_html(&mut o, &ctx, &r, 7);
+        for part in [
+            "data-metric=\"fio.latency_2ms%\"",
+            "class=\"dir-improvement headline\"",
+            "<td class=\"job\" title=\"blogbench · lkp-icl-2sp9 disk=1SSD fs=xfs\">fs=xfs</td>",
+            "data-act=\"trend\"",
+            "This is &lt;not&gt; a regression.",
+            "href=\"https://git.kernel.org/torvalds/c/4df0f7f145aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"",
+            "title=\"head\"><code>19957a1816bb</code></a>",
+            "<td class=\"num\">10702 → 11259</td><td class=\"num change\">+5.2%</td>",
+            "<td class=\"sig sig-unknown\"",
+            ">unknown</td>",
+            "<td class=\"num\">—</td>",
+            "data-act=\"trend\" data-i=\"7\"",
+            "href=\"https://lore.kernel.org/all/x@intel.com/\"",
+            "data-act=\"reproduce\" data-i=\"7\"",
+            "data-act=\"dist\" data-i=\"7\"",
+        ] {
+            assert!(o.contains(part), "{part} in {o}");
+        }
+        assert!(!o.contains("<not>"));
+        let sh = shards();
+        let l = list(&sh, |_| true, &ChangesFilter::default());
+        let all = rows_html(&ctx, &sh, &l.rows, 2);
+        assert_eq!(all.matches("<tr ").count(), 2, "only the first page is rendered");
+    }
+
+    #[test]
+    fn whole_view_pages_rows() {
+        let cat = Catalog::new(sample_index());
+        let sh = Arc::new(shards());
+        let mut s = ViewState::default();
+        s.toggle(&FacetKey::Testcase, "blogbench");
+        let m = model(&cat, &s, sh.clone());
+        assert_eq!(m.listing.rows.len(), 4, "facets scope the jobs");
+        assert_eq!(m.row(0).map(|r| r.metric.as_str()), Some("vmstat.system.cs"));
+        assert_eq!(m.row(9), None);
+        let h = view_html(&cat.index, &m, &s.changes, 3);
+        assert_eq!(h.matches("<tr data-testid=\"change-row\"").count(), 3);
+        assert!(h.contains("4 changes in scope · 4 shown · 1 regressions · 1 improvements"), "{h}");
+        assert!(h.contains("show 1 more (1 hidden)"), "{h}");
+        assert!(h.contains("blogbench: machine=lkp-icl-2sp9 disk=1SSD"), "{h}");
+        let h = view_html(&cat.index, &m, &s.changes, PAGE);
+        assert!(!h.contains("data-act=\"more\""));
+        s.changes.headline = true;
+        s.changes.dir = Some(Direction::Regression);
+        let m = model(&cat, &s, sh);
+        assert!(view_html(&cat.index, &m, &s.changes, PAGE).contains("No change matches these filters."));
+    }
+
+    #[test]
+    fn links_set_the_state() {
+        let cat = Catalog::new(sample_index());
+        let mut r = shards()[0].changes[0].clone();
+        r.report = Some(0);
+        let mut s = ViewState { tab: Tab::Changes, from: Some("x".into()), ..Default::default() };
+        s.toggle(&FacetKey::Param("fs".into()), "ext4");
+        open_trend(&cat, &mut s, &r);
+        assert_eq!(
+            s.to_query(),
+            format!(
+                "testcase=blogbench&metric=blogbench.write_score&jobs={j}&commit={c}&job={j}&report=r1",
+                j = cat.index.jobs[0].id,
+                c = cat.index.commits[1].id
+            ),
+            "facets the job does not match are cleared; the head commit is selected"
+        );
+        let mut s = ViewState { tab: Tab::Changes, ..Default::default() };
+        open_dist(&cat, &mut s, &r);
+        assert_eq!((s.tab, s.base.as_deref()), (Tab::Dist, Some(cat.index.commits[0].id.as_str())));
+        let marks = [StepMarker {
+            slot: 2,
+            series: 0,
+            color: (1, 2, 3),
+            direction: Direction::Regression,
+            title: "a<b".into(),
+        }];
+        let h = markers_html(&marks, |s| s as f64 * 10.0, 5.0, 100.0);
+        assert!(h.contains("left:20.0px;top:5.0px;height:100.0px;border-color:#010203"), "{h}");
+        assert!(h.contains("title=\"a&lt;b\""), "{h}");
+    }
+
+    #[test]
+    fn labels_name_what_differs_within_a_testcase() {
+        let idx = sample_index();
+        let (labels, common) = job_labels(&idx.jobs, &[0, 1, 2].into());
+        assert_eq!(labels[&0], "fs=xfs disk=1SSD");
+        assert_eq!(labels[&1], "fs=ext4 disk=1SSD");
+        assert_eq!(labels[&2], "fs=xfs disk=1HDD", "the only fio job: its storage parameters");
+        assert_eq!(common["blogbench"], "machine=lkp-icl-2sp9 disk=1SSD");
+        assert!(common["fio-basic"].contains("fs=xfs"), "{common:?}");
+    }
+
+    #[test]
+    fn detected_steps_of_drawn_series_only() {
+        let cat = Catalog::new(sample_index());
+        let shard = Arc::new(SeriesShard {
+            schema: 1,
+            testcase: "blogbench".into(),
+            metric: "blogbench.write_score".into(),
+            series: vec![
+                series(0, &[(0, Some(100.0), None, None), (1, Some(120.0), None, None)]),
+                series(1, &[(0, Some(50.0), None, None), (1, Some(50.0), None, None)]),
+            ],
+        });
+        let s = ViewState {
+            metric: Some("blogbench.write_score".into()),
+            jobs: [cat.index.jobs[0].id.clone()].into(),
+            ..Default::default()
+        };
+        let m = crate::views::trend_model(&cat, &s, vec![shard]);
+        let step = |job, head, source| ChangeRecord {
+            source,
+            job,
+            metric: "blogbench.write_score".into(),
+            base: 0,
+            head,
+            base_mean: 100.0,
+            head_mean: 120.0,
+            change: 20.0,
+            direction: Direction::Improvement,
+            ..Default::default()
+        };
+        let mut other_metric = step(0, 1, ChangeSource::Detected);
+        other_metric.metric = "blogbench.read_score".into();
+        let changes = vec![Arc::new(ChangesShard {
+            schema: 1,
+            testcase: "blogbench".into(),
+            changes: vec![
+                step(0, 1, ChangeSource::Detected),
+                step(0, 1, ChangeSource::Detected),
+                step(0, 1, ChangeSource::Stated),
+                step(1, 1, ChangeSource::Detected),
+                step(0, 2, ChangeSource::Detected),
+                other_metric,
+            ],
+        })];
+        let marks = step_markers(&m, &changes, |c| format!("c{c}"));
+        assert_eq!(marks.len(), 1, "{marks:?}");
+        assert_eq!((marks[0].slot, marks[0].series, marks[0].color), (1, 0, m.data.series[0].color));
+        assert_eq!(marks[0].title, "detected step +20.0% (c0 → c1): 100.00 → 120.00");
+    }
+}

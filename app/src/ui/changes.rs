@@ -1,0 +1,79 @@
+//! The Changes view: every stated or detected change of the selected testcases in one table.
+//! Listing, ordering and the HTML are `changes`; this component loads the shards, sets the HTML
+//! and handles its controls and links with one delegated handler each.
+
+use super::{Cat, Nav, Shared};
+use crate::changes::{self, ChangesModel, PAGE};
+use crate::html::esc;
+use crate::state::FacetKey;
+use crate::web;
+use leptos::prelude::*;
+
+#[component]
+pub fn ChangesView() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let cat = expect_context::<Cat>();
+    let c0 = cat.clone();
+    // Only the selected testcases' shards are fetched (each once, cached by path).
+    let testcases = Memo::new(move |_| {
+        nav.state.with(|s| {
+            s.selected(&FacetKey::Testcase).filter(|t| c0.testcase(t).is_some()).cloned().collect::<Vec<String>>()
+        })
+    });
+    let shards = LocalResource::new(move || web::load_changes(testcases.get(), false));
+    let c1 = cat.clone();
+    let model = Memo::new(move |_| {
+        let loaded = shards.get()?;
+        Some(loaded.map(|sh| Shared(std::sync::Arc::new(nav.state.with(|s| changes::model(&c1, s, sh.0))))))
+    });
+    let limit = RwSignal::new(PAGE);
+    let c2 = cat.clone();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((act, value, i)) = web::action_of(&ev) else { return };
+        match act.as_str() {
+            "more" => limit.update(|n| *n += PAGE),
+            "sort" => {
+                limit.set(PAGE);
+                nav.replace(|s| {
+                    changes::apply_control(&mut s.changes, "sort", &value, false);
+                });
+            }
+            _ => {
+                let Some(Ok(m)) = model.get_untracked() else { return };
+                let Some(r) = i.and_then(|i| m.0.row(i)) else { return };
+                match act.as_str() {
+                    "trend" => nav.push(|s| changes::open_trend(&c2, s, r)),
+                    "dist" => nav.push(|s| changes::open_dist(&c2, s, r)),
+                    "reproduce" => {
+                        nav.push(|s| changes::open_reproduce(&c2, s, r));
+                        web::scroll_to_testid("commit-panel");
+                    }
+                    _ => {}
+                }
+            }
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Some((name, value, checked)) = web::control_of(&ev) {
+            limit.set(PAGE);
+            nav.replace(|s| {
+                changes::apply_control(&mut s.changes, &name, &value, checked);
+            });
+        }
+    };
+    let c3 = cat.clone();
+    let body = move || -> String {
+        if testcases.with(|t| t.is_empty()) {
+            return "<p class=\"hint\" data-testid=\"changes-hint\">Pick one or more testcases in the filters to list their changes.</p>".into();
+        }
+        match model.get() {
+            None => "<p class=\"loading\">loading the changes…</p>".into(),
+            Some(Err(e)) => format!("<div class=\"error\" data-testid=\"error\" role=\"alert\">{}</div>", esc(&e)),
+            Some(Ok(m)) => {
+                let m: &ChangesModel = &m.0;
+                nav.state.with(|s| changes::view_html(&c3.index, m, &s.changes, limit.get()))
+            }
+        }
+    };
+    view! { <section class="changes" data-testid="changes" on:click=on_click on:change=on_change inner_html=body></section> }
+}

@@ -1,0 +1,186 @@
+// End-to-end tests of issue 4's views against the real published data, in headless Chromium: the
+// Changes table (filters in the URL, reload, links), the notes of a report, detected steps on the
+// trend, and the latency distribution of the seed fio report. Expects dist/ (trunk build --release).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, DIST } from './harness.mjs';
+
+const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+const query = (page) => new URL(page.url()).searchParams;
+const waitQuery = (page, key, value) =>
+  page.waitForFunction(([k, v]) => new URL(location.href).searchParams.get(k) === v, [key, value]);
+
+// The blogbench job on xfs whose report states blogbench.write_score +5.2% (10702 → 11259).
+const blogHeadline = index.headlines.find(
+  (h) => h.testcase === 'blogbench' && h.metric === 'blogbench.write_score' && h.job != null && h.change === 5.2,
+);
+const blogJob = index.jobs[blogHeadline.job];
+
+// The seed fio report: a maintainer answered "This is not a regression" (2ms/4ms latency bins).
+const seedReport = index.reports.findIndex((r) => (r.notes || []).some((n) => n.startsWith('This is not a regression')));
+const seedJob = index.jobs[index.reports[seedReport].sections[0].job];
+const [seedBase, seedHead] = index.reports[seedReport].sections[0].commits.map((c) => index.commits[c]);
+
+let srv;
+let ctx;
+
+before(async () => {
+  srv = await serve(DIST);
+  ctx = await launch();
+});
+
+after(async () => {
+  await ctx?.browser.close();
+  await srv?.close();
+});
+
+test('the data is what these tests expect', () => {
+  assert.equal(blogJob.params.fs, 'xfs');
+  assert.equal(seedJob.testcase, 'fio-basic');
+  assert.deepEqual([seedJob.params.fs, seedJob.params.rw], ['xfs', 'randwrite']);
+  assert.ok(seedBase.id.startsWith('8925a3dc47') && seedHead.id.startsWith('b027d4c97b'));
+});
+
+test('Changes tab: the blogbench xfs change; filters in the URL; reload; sort; trend link', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?testcase=blogbench&p.fs=xfs`);
+  await page.getByTestId('view-tab-changes').click();
+  await waitQuery(page, 'view', 'changes');
+  await page.getByTestId('changes-table').waitFor();
+  const rowSel = `[data-testid=change-row][data-metric="blogbench.write_score"][data-job="${blogJob.id}"]`;
+  const row = page.locator(rowSel);
+  assert.equal(await row.count(), 1);
+  assert.equal(await row.locator('td.change').innerText(), '+5.2%');
+  assert.match(await row.innerText(), /10702 → 11259/);
+  assert.match(await row.getAttribute('class'), /dir-improvement/);
+  assert.equal(await row.getAttribute('data-source'), 'stated');
+  assert.match(await row.locator('td.sig').innerText(), /unknown/, 'no run counts: significance unknown, not made up');
+  const all = await page.locator('[data-testid=change-row]').count();
+  assert.ok(all > 1, `${all} rows`);
+  // Only xfs jobs (the facet selection scopes the jobs).
+  const jobs = await page.locator('[data-testid=change-row]').evaluateAll((rs) => [...new Set(rs.map((r) => r.dataset.job))]);
+  assert.ok(jobs.every((j) => index.jobs.find((x) => x.id === j).params.fs === 'xfs'), jobs.join());
+
+  // Direction filter: rows and URL change.
+  await page.getByTestId('changes-dir').selectOption('improvement');
+  await waitQuery(page, 'ch.dir', 'improvement');
+  const classes = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.className));
+  assert.ok(classes.length > 0 && classes.length < all, `${classes.length} of ${all}`);
+  assert.ok(classes.every((c) => c.includes('dir-improvement')), classes.join());
+  // Namespace filter.
+  await page.getByTestId('changes-ns').selectOption('blogbench');
+  await waitQuery(page, 'ch.ns', 'blogbench');
+  const metrics = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.metric));
+  assert.ok(metrics.length > 0 && metrics.every((m) => m.startsWith('blogbench.')), metrics.join());
+  assert.equal(await page.locator(rowSel).count(), 1);
+
+  // Reload restores the view and its filters.
+  await page.reload();
+  await page.getByTestId('changes-table').waitFor();
+  assert.equal(await page.getByTestId('changes-dir').inputValue(), 'improvement');
+  assert.equal(await page.getByTestId('changes-ns').inputValue(), 'blogbench');
+  assert.equal(await page.locator(rowSel).count(), 1);
+
+  // Sorting by metric name is in the URL too.
+  await page.getByTestId('changes-ns').selectOption('');
+  await page.getByTestId('changes-sort-metric').click();
+  await waitQuery(page, 'ch.sort', 'metric');
+  const sorted = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.metric));
+  assert.deepEqual(sorted, [...sorted].sort());
+
+  // The row's trend link: that metric and job, the head commit selected.
+  await page.locator(rowSel).getByTestId('change-trend').click();
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('view'));
+  assert.equal(query(page).get('metric'), 'blogbench.write_score');
+  assert.equal(query(page).get('jobs'), blogJob.id);
+  assert.equal(query(page).get('commit'), index.commits[blogHeadline.head].id);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+  await page.getByTestId('commit-panel').waitFor();
+  // Back returns to the filtered Changes view.
+  await page.goBack();
+  await page.getByTestId('changes-table').waitFor();
+  assert.equal(query(page).get('ch.dir'), 'improvement');
+  assert.deepEqual(errors, []);
+});
+
+test('the seed fio report: its note beside the change, and the 2ms/4ms shift as one distribution', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?view=changes&testcase=fio-basic&p.rw=randwrite&ch.ns=fio`);
+  await page.getByTestId('changes-table').waitFor();
+  const row = page.locator(`[data-testid=change-row][data-metric="fio.latency_2ms%"][data-job="${seedJob.id}"]`);
+  assert.equal(await row.count(), 1);
+  assert.equal(await row.locator('td.change').innerText(), '+7.1');
+  assert.match(await row.getByTestId('change-note').textContent(), /This is not a regression/);
+
+  // Compare view → "distribution" link of a bin row.
+  await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+  await page.getByTestId('compare-table').waitFor();
+  await page.locator('[data-testid=compare-row][data-metric="fio.latency_2ms%"] [data-testid=dist-link]').click();
+  await waitQuery(page, 'view', 'dist');
+  await checkSeedDistribution(page);
+
+  // Trend of a bin metric → "show latency distribution", for the selected commit's report pair.
+  const q = new URLSearchParams({ testcase: 'fio-basic', metric: 'fio.latency_4ms%', jobs: seedJob.id, job: seedJob.id, commit: seedHead.id });
+  await page.goto(`${srv.url}?${q}`);
+  await page.getByTestId('show-dist').click();
+  await waitQuery(page, 'view', 'dist');
+  await checkSeedDistribution(page);
+  // Reload keeps it.
+  await page.reload();
+  await checkSeedDistribution(page);
+  assert.deepEqual(errors, []);
+});
+
+async function checkSeedDistribution(page) {
+  await page.getByTestId('dist-chart').waitFor();
+  assert.equal(await page.getByTestId('dist-base').inputValue(), seedBase.id);
+  assert.equal(await page.getByTestId('dist-head').inputValue(), seedHead.id);
+  const bins = await page.locator('[data-testid=dist-row]').evaluateAll((rs) =>
+    rs.map((r) => [r.dataset.metric, r.dataset.base, r.dataset.head]),
+  );
+  const two = bins.find((b) => b[0] === 'fio.latency_2ms%');
+  const four = bins.find((b) => b[0] === 'fio.latency_4ms%');
+  assert.deepEqual(two, ['fio.latency_2ms%', '46.56', '53.61']);
+  assert.deepEqual(four, ['fio.latency_4ms%', '25.20', '17.86']);
+  // Bins in value order: 750us before 2ms before 4ms before 100ms.
+  const order = bins.map((b) => b[0]);
+  const at = (m) => order.indexOf(m);
+  assert.ok(at('fio.latency_750us%') < at('fio.latency_2ms%') && at('fio.latency_2ms%') < at('fio.latency_4ms%'), order.join());
+  assert.ok(at('fio.latency_4ms%') < at('fio.latency_100ms%'), order.join());
+  // One bar per side per bin, the head's 2ms bar taller than its base's.
+  const heights = await page.locator('.dist-bin').nth(at('fio.latency_2ms%')).locator('.bar').evaluateAll((bs) =>
+    bs.map((b) => b.getBoundingClientRect().height),
+  );
+  assert.equal(heights.length, 2);
+  assert.ok(heights[1] > heights[0], heights.join());
+  assert.match(await page.getByTestId('dist-notes').innerText(), /This is not a regression/);
+}
+
+test('detected steps are marked on the trend at their head commit', async () => {
+  const { page, errors } = ctx;
+  // The bundled reports give no series long enough for change points: add one detected step to
+  // the shard as served, at the blogbench headline's head commit.
+  await page.route('**/data/c/blogbench.json', async (route) => {
+    const shard = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'c', 'blogbench.json'), 'utf8'));
+    const stated = shard.changes.find((c) => c.job === blogHeadline.job && c.metric === 'blogbench.write_score');
+    shard.changes.push({ ...stated, source: 'detected', headline: false });
+    await route.fulfill({ contentType: 'application/json', body: JSON.stringify(shard) });
+  });
+  const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
+  await page.goto(`${srv.url}?${q}`);
+  const marker = page.getByTestId('step-marker');
+  await marker.waitFor();
+  assert.equal(await marker.count(), 1);
+  assert.match(await marker.locator('.step-flag').getAttribute('title'), /^detected step \+5\.2%/);
+  // The Changes view lists it as detected.
+  await page.getByTestId('view-tab-changes').click();
+  await page.getByTestId('changes-source').selectOption('detected');
+  await waitQuery(page, 'ch.source', 'detected');
+  const sources = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.source));
+  assert.deepEqual(sources, ['detected']);
+  await page.unroute('**/data/c/blogbench.json');
+  assert.deepEqual(errors, []);
+});
