@@ -169,6 +169,13 @@ test('detected steps are marked on the trend at their head commit', async () => 
     shard.changes.push({ ...stated, source: 'detected', headline: false });
     await route.fulfill({ contentType: 'application/json', body: JSON.stringify(shard) });
   });
+  // ... and count it in the index, as the importer does (the trend fetches changes shards only
+  // for testcases with detected steps).
+  await page.route('**/data/index.json', async (route) => {
+    const idx = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+    idx.testcases.find((t) => t.name === 'blogbench').detected = 1;
+    await route.fulfill({ contentType: 'application/json', body: JSON.stringify(idx) });
+  });
   const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
   await page.goto(`${srv.url}?${q}`);
   const marker = page.getByTestId('step-marker');
@@ -182,5 +189,6 @@ test('detected steps are marked on the trend at their head commit', async () => 
   const sources = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.source));
   assert.deepEqual(sources, ['detected']);
   await page.unroute('**/data/c/blogbench.json');
+  await page.unroute('**/data/index.json');
   assert.deepEqual(errors, []);
 });

@@ -291,8 +291,15 @@ pub(crate) mod tests {
                     jobs: vec![0, 1],
                     metrics: vec![0, 1, 3, 4],
                     headline_metrics: vec!["blogbench.write_score".into()],
+                    detected: 0,
                 },
-                TestcaseInfo { name: "fio-basic".into(), jobs: vec![2], metrics: vec![2, 3], headline_metrics: vec![] },
+                TestcaseInfo {
+                    name: "fio-basic".into(),
+                    jobs: vec![2],
+                    metrics: vec![2, 3],
+                    headline_metrics: vec![],
+                    detected: 0,
+                },
             ],
             headlines: vec![Headline {
                 report: 0,

@@ -101,6 +101,40 @@ pub fn write_url(query: &str, push: bool) {
     }
 }
 
+thread_local! {
+    /// A URL write waiting for the next frame: the query and whether it adds a history entry.
+    static PENDING_URL: std::cell::RefCell<Option<(String, bool)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `write_url` after the next frame. Writes in between are coalesced: the last query wins, and
+/// the entry is pushed if any of them asked for a push.
+pub fn write_url_soon(query: String, push: bool) {
+    let schedule = PENDING_URL.with(|p| {
+        let mut p = p.borrow_mut();
+        let first = p.is_none();
+        let push = push || p.as_ref().is_some_and(|(_, was)| *was);
+        *p = Some((query, push));
+        first
+    });
+    if schedule {
+        leptos::prelude::request_animation_frame(|| {
+            leptos::prelude::set_timeout(flush_url, std::time::Duration::ZERO);
+        });
+    }
+}
+
+/// Write a pending URL now (before reading the page's URL, e.g. for "copy link").
+pub fn flush_url() {
+    if let Some((q, push)) = PENDING_URL.with(|p| p.borrow_mut().take()) {
+        write_url(&q, push);
+    }
+}
+
+/// Forget a pending URL write (Back/Forward made another URL the truth).
+pub fn drop_pending_url() {
+    PENDING_URL.with(|p| p.borrow_mut().take());
+}
+
 /// The full URL of the page (the permalink).
 pub fn current_href() -> String {
     web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default()

@@ -746,6 +746,11 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             detected_changes(*j, m, p, weight, out);
         }
     }
+    let mut testcases = testcases;
+    for t in &mut testcases {
+        t.detected =
+            changes_by_tc.get(&t.name).map_or(0, |c| c.iter().filter(|r| r.source == ChangeSource::Detected).count());
+    }
     let changes: Vec<ChangesShard> = changes_by_tc
         .into_iter()
         .map(|(testcase, changes)| ChangesShard { schema: SCHEMA_VERSION, testcase, changes })

@@ -250,6 +250,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             let rel = paths::series_shard(&tc_name, metric);
             write_json(out, &rel, &shard, &mut w, &mut keep)?;
         }
+        let detected = changes.len();
         let shard = ChangesShard { schema: SCHEMA_VERSION, testcase: tc_name.clone(), changes };
         write_json(out, &paths::changes(&tc_name), &shard, &mut w, &mut keep)?;
         for (j, s) in job_series.into_iter().enumerate() {
@@ -262,13 +263,14 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             (first_job..jobs.len()).map(|j| j as u32).collect::<Vec<_>>(),
             tc_metric_ids,
             metrics[0].0.clone(),
+            detected,
         ));
     }
     let metrics: Vec<MetricInfo> = metric_info.into_values().collect();
     let pos: BTreeMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
     let testcases: Vec<TestcaseInfo> = testcases
         .into_iter()
-        .map(|(name, jobs, ms, kpi)| TestcaseInfo {
+        .map(|(name, jobs, ms, kpi, detected)| TestcaseInfo {
             name,
             jobs,
             metrics: {
@@ -277,6 +279,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
                 v
             },
             headline_metrics: vec![kpi],
+            detected,
         })
         .collect();
     // newest report first, as the importer orders headlines

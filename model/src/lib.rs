@@ -198,6 +198,14 @@ pub struct TestcaseInfo {
     pub metrics: Vec<u32>,
     /// Headline metrics of this testcase's reports, most reported first.
     pub headline_metrics: Vec<String>,
+    /// Number of steps found by change-point detection in this testcase's changes shard: the
+    /// trend fetches that shard for its step markers only when there are some.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub detected: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A change a report states in its headline (or its "In addition" box).

@@ -24,6 +24,11 @@ pub fn Finder() -> impl IntoView {
     let metric = Memo::new(move |_| nav.state.with(|s| s.metric.clone()));
 
     let choose = move |name: String| {
+        // a pending debounced query would come back 150 ms later and rebuild the list for nothing
+        if let Some(h) = timer.get_value() {
+            h.clear();
+        }
+        timer.set_value(None);
         nav.push(|s| s.metric = Some(name));
         raw.set(String::new());
         query.set(String::new());

@@ -25,14 +25,16 @@ pub struct Nav {
 }
 
 impl Nav {
+    // The history write is synchronous and slow in Chromium (several ms): it happens after the
+    // next frame, coalesced, so the chart updates first.
     pub fn replace(&self, f: impl FnOnce(&mut ViewState)) {
         self.state.update(f);
-        web::write_url(&self.state.with_untracked(|s| s.to_query()), false);
+        web::write_url_soon(self.state.with_untracked(|s| s.to_query()), false);
     }
 
     pub fn push(&self, f: impl FnOnce(&mut ViewState)) {
         self.state.update(f);
-        web::write_url(&self.state.with_untracked(|s| s.to_query()), true);
+        web::write_url_soon(self.state.with_untracked(|s| s.to_query()), true);
     }
 }
 
@@ -75,6 +77,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
     // page, so the listener is never removed (dropping the handle keeps it).
     let popcat = cat.clone();
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
+        web::drop_pending_url();
         let (s, n) = from_query(&popcat, &web::current_query());
         state.set(s);
         notices.set(n);
@@ -91,6 +94,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
     };
     let copied = RwSignal::new(String::new());
     let copy_link = move |_| {
+        web::flush_url();
         let href = web::current_href();
         leptos::task::spawn_local(async move {
             copied.set(match web::copy_text(&href).await {

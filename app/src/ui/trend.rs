@@ -64,8 +64,17 @@ pub fn Trend() -> impl IntoView {
 
     // Detected steps of the drawn series, from the testcases' changes shards. They load after
     // the chart and never block it; a testcase without a changes shard just has no markers.
-    let steps_src =
-        LocalResource::new(move || web::load_changes(paths.get().into_iter().map(|(t, _)| t).collect(), true));
+    // Only testcases the index says have detected steps are fetched.
+    let c7 = cat.clone();
+    let steps_src = LocalResource::new(move || {
+        let tcs = paths
+            .get()
+            .into_iter()
+            .map(|(t, _)| t)
+            .filter(|t| c7.testcase(t).is_some_and(|i| i.detected > 0))
+            .collect();
+        web::load_changes(tcs, true)
+    });
     let c6 = cat.clone();
     let steps = move || -> Vec<crate::changes::StepMarker> {
         let (Some(Ok(src)), Some(Ok(m))) = (steps_src.get(), model.get()) else { return Vec::new() };
