@@ -232,9 +232,12 @@ fn import(
     let (data, dups) = build::build(docs, &opts);
     warn_dropped_reports(out, &data.index);
     let written = publish::publish(&data, out).with_context(|| format!("writing {}", out.display()))?;
+    for w in written.over_budget() {
+        eprintln!("lkpx: warning: {w}: the page will be slow to open or to answer");
+    }
     let t = &data.index.totals;
     eprintln!(
-        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed) to {} in {:.2}s",
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed; index {} KB, largest shard {} KB) to {} in {:.2}s",
         inputs.result_roots.len(),
         inputs.files.len(),
         bytes as f64 / 1e6,
@@ -251,6 +254,8 @@ fn import(
         written.bytes as f64 / 1e6,
         written.changed,
         written.removed,
+        written.index_bytes >> 10,
+        written.largest.0 >> 10,
         out.display(),
         start.elapsed().as_secs_f64()
     );

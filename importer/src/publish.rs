@@ -15,6 +15,33 @@ pub struct Written {
     pub bytes: u64,
     pub changed: usize,
     pub removed: usize,
+    /// The largest file written other than the index: (bytes, path relative to the output).
+    pub largest: (u64, String),
+    pub index_bytes: u64,
+}
+
+/// Size budgets of the layout: the index is fetched before the first chart and every shard on
+/// a click, so either growing past these makes the page slow to open or to answer.
+pub const INDEX_BUDGET: u64 = 4 << 20;
+pub const SHARD_BUDGET: u64 = 2 << 20;
+
+impl Written {
+    /// Warnings for files over their budget.
+    pub fn over_budget(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.index_bytes > INDEX_BUDGET {
+            out.push(format!("index.json is {} KB (budget {} KB)", self.index_bytes >> 10, INDEX_BUDGET >> 10));
+        }
+        if self.largest.0 > SHARD_BUDGET {
+            out.push(format!(
+                "{} is {} KB (shard budget {} KB)",
+                self.largest.1,
+                self.largest.0 >> 10,
+                SHARD_BUDGET >> 10
+            ));
+        }
+        out
+    }
 }
 
 /// Write `data` under `out`.
@@ -68,6 +95,11 @@ pub fn write_file(
     keep.insert(path.clone());
     w.files += 1;
     w.bytes += bytes.len() as u64;
+    if rel == paths::INDEX {
+        w.index_bytes = bytes.len() as u64;
+    } else if bytes.len() as u64 > w.largest.0 {
+        w.largest = (bytes.len() as u64, rel.to_string());
+    }
     if std::fs::read(&path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
@@ -103,4 +135,21 @@ fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> 
         }
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_warn_only_when_exceeded() {
+        let mut w =
+            Written { index_bytes: INDEX_BUDGET, largest: (SHARD_BUDGET, "s/x/y.json".into()), ..Default::default() };
+        assert!(w.over_budget().is_empty());
+        w.index_bytes += 1;
+        w.largest.0 += 1;
+        let warnings = w.over_budget();
+        assert_eq!(warnings.len(), 2);
+        assert!(warnings[1].starts_with("s/x/y.json is 2048 KB"), "{warnings:?}");
+    }
 }
