@@ -72,6 +72,12 @@ if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
   say "node/npm not found: installing Debian's nodejs and npm"
   apt_install nodejs npm
 fi
+# playwright-core 1.65 needs Node >= 20 (and `node --test --test-concurrency` 20.10+). Machines of this
+# kind come with Node 20; Debian 12's own nodejs package is 18, too old, and npm only warns about it.
+node_major="$(node --version | sed -E 's/^v([0-9]+).*/\1/')"
+if [ "${node_major:-0}" -lt 20 ]; then
+  die "node $(node --version) is too old: the browser tests need Node.js 20 or newer (playwright-core 1.65); install Node 20+ and re-run"
+fi
 say "ok: node $(node --version), npm $(npm --version)"
 
 # --- rust toolchain pieces ------------------------------------------------------------------------------

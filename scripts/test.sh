@@ -79,7 +79,7 @@ trunk build --release --public-url /x/y/ --dist dist-sub
 
 if compgen -G "app/tests/*.rs" >/dev/null; then
   section "wasm-bindgen browser tests (app, chromium)"
-  # The runner is set here rather than in .cargo/config.toml so that native `cargo test` is unaffected.
+  # The runner is set here too (also in .cargo/config.toml), so this stage works from any shell.
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     CHROMEDRIVER=/usr/bin/chromedriver \
     WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-60}" \

@@ -271,6 +271,7 @@ pub(crate) mod tests {
         };
         Index {
             schema: model::SCHEMA_VERSION,
+            generation: String::new(),
             commits: vec![
                 commit("4df0f7f145aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "base"),
                 commit("19957a1816bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "head"),

@@ -10,7 +10,7 @@ use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, 
 use crate::views::TrendModel;
 use model::changes::Significance;
 use model::stats::{format_change, format_value};
-use model::{ChangeKind, ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
+use model::{ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
@@ -130,10 +130,7 @@ pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
 
 /// The change as the mails print it: `+5.2%`, `-7.3` (absolute), `+33%` (reproduction).
 pub fn change_text(r: &ChangeRecord) -> String {
-    match r.kind {
-        ChangeKind::Reproduction => format!("{:+.0}%", r.change),
-        k => format_change(r.change, k),
-    }
+    format_change(r.change, r.kind)
 }
 
 /// `10702 → 11259`.
@@ -565,6 +562,7 @@ mod tests {
     use crate::catalog::Catalog;
     use crate::chart::tests::series;
     use crate::state::ViewState;
+    use model::ChangeKind;
     use model::SeriesShard;
 
     fn rec(job: u32, metric: &str, head: u32, change: f64, kind: ChangeKind, dir: Direction) -> ChangeRecord {
@@ -602,8 +600,13 @@ mod tests {
         blog[3].source = ChangeSource::Detected;
         let fio = vec![rec(2, "fio.write_bw_MBps", 2, -40.0, Percent, Regression)];
         vec![
-            Arc::new(ChangesShard { schema: 1, testcase: "blogbench".into(), changes: blog }),
-            Arc::new(ChangesShard { schema: 1, testcase: "fio-basic".into(), changes: fio }),
+            Arc::new(ChangesShard {
+                schema: 1,
+                generation: String::new(),
+                testcase: "blogbench".into(),
+                changes: blog,
+            }),
+            Arc::new(ChangesShard { schema: 1, generation: String::new(), testcase: "fio-basic".into(), changes: fio }),
         ]
     }
 
@@ -874,6 +877,7 @@ mod tests {
         let cat = Catalog::new(sample_index());
         let shard = Arc::new(SeriesShard {
             schema: 1,
+            generation: String::new(),
             testcase: "blogbench".into(),
             metric: "blogbench.write_score".into(),
             series: vec![
@@ -903,6 +907,7 @@ mod tests {
         other_metric.metric = "blogbench.read_score".into();
         let changes = vec![Arc::new(ChangesShard {
             schema: 1,
+            generation: String::new(),
             testcase: "blogbench".into(),
             changes: vec![
                 step(0, 1, ChangeSource::Detected),

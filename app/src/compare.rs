@@ -43,11 +43,7 @@ pub struct Row {
 impl Row {
     /// The change as lkp prints it: `+5.2%`, `-7.2` (absolute), `+33%` (reproduction).
     pub fn change_text(&self) -> String {
-        match (self.change, self.kind) {
-            (None, _) => String::new(),
-            (Some(c), ChangeKind::Reproduction) => format!("{c:+.0}%"),
-            (Some(c), k) => format_change(c, k),
-        }
+        self.change.map_or_else(String::new, |c| format_change(c, self.kind))
     }
 
     pub fn namespace(&self) -> &str {
@@ -87,13 +83,16 @@ fn cell(p: &Points, k: usize) -> Cell {
 
 /// One row of a series: head is chosen first (preferring the observation stated against
 /// `base`), then base from the same report when it has one.
-pub fn row(s: &SeriesData, base: u32, head: u32, weight: i8, fail: bool) -> Option<Row> {
+pub fn row(s: &SeriesData, base: u32, head: u32, weight: i8) -> Option<Row> {
     let p = &s.points;
     let h = pick(p, head, None, Some(base));
     let b = pick(p, base, h.map(|k| p.report[k]), None);
     if h.is_none() && b.is_none() {
         return None;
     }
+    // failure rows (fails:runs) are decided per observation; more failures are worse
+    let fail = h.or(b).is_some_and(|k| p.is_fail(k));
+    let weight = if fail { -1 } else { weight };
     let kind = if fail { ChangeKind::Reproduction } else { change_kind(&s.metric) };
     let stated_change = h
         .filter(|&k| p.base[k] == Some(base) && b.is_some_and(|bk| p.report[bk] == p.report[k]))
@@ -115,17 +114,9 @@ pub fn row(s: &SeriesData, base: u32, head: u32, weight: i8, fail: bool) -> Opti
     })
 }
 
-/// Every row of a job between `base` and `head`. `info(metric)` gives (direction weight, is a
-/// failure statistic).
-pub fn rows(shard: &JobShard, base: u32, head: u32, info: impl Fn(&str) -> (i8, bool)) -> Vec<Row> {
-    shard
-        .series
-        .iter()
-        .filter_map(|s| {
-            let (w, fail) = info(&s.metric);
-            row(s, base, head, w, fail)
-        })
-        .collect()
+/// Every row of a job between `base` and `head`. `weight(metric)` gives the direction weight.
+pub fn rows(shard: &JobShard, base: u32, head: u32, weight: impl Fn(&str) -> i8) -> Vec<Row> {
+    shard.series.iter().filter_map(|s| row(s, base, head, weight(&s.metric))).collect()
 }
 
 /// Namespaces present in `rows`, sorted, with counts.
@@ -182,15 +173,15 @@ mod tests {
         only.metric = "vmstat.io.bi".into();
         let mut fail = series(0, &[(0, Some(0.0), None, None), (1, Some(33.33), None, Some(33.0))]);
         fail.metric = "dmesg.WARNING:at_x".into();
-        JobShard { schema: 1, job: "j".into(), series: vec![write, idle, cs, only, fail] }
+        fail.points.fails = vec![Some(0), Some(1)];
+        JobShard { schema: 1, generation: String::new(), job: "j".into(), series: vec![write, idle, cs, only, fail] }
     }
 
-    fn info(m: &str) -> (i8, bool) {
+    fn info(m: &str) -> i8 {
         match m {
-            "blogbench.write_score" => (1, false),
-            "mpstat.cpu.all.idle%" => (1, false),
-            "dmesg.WARNING:at_x" => (-1, true),
-            _ => (0, false),
+            "blogbench.write_score" => 1,
+            "mpstat.cpu.all.idle%" => 1,
+            _ => 0,
         }
     }
 
@@ -256,11 +247,11 @@ mod tests {
         );
         s.points.report = vec![0, 0, 1];
         s.points.base = vec![None, Some(0), Some(2)];
-        let r = row(&s, 0, 1, 1, false).unwrap();
+        let r = row(&s, 0, 1, 1).unwrap();
         assert_eq!(r.head.unwrap().mean, 110.0);
         assert!(r.stated);
         // Another base: latest report's head, computed change.
-        let r = row(&s, 2, 1, 1, false);
+        let r = row(&s, 2, 1, 1);
         assert_eq!(r.unwrap().head.unwrap().mean, 120.0);
     }
 }

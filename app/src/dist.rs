@@ -133,7 +133,7 @@ pub fn build(shard: &JobShard, prefix: &str, base: u32, head: u32, weight: impl 
         if p != prefix {
             continue;
         }
-        let Some(row) = compare::row(s, base, head, weight(&s.metric), false) else { continue };
+        let Some(row) = compare::row(s, base, head, weight(&s.metric)) else { continue };
         let side = |c: Option<compare::Cell>, commit: u32| {
             c.map(|c| {
                 let pts = &s.points;
@@ -467,6 +467,7 @@ mod tests {
     fn seed() -> JobShard {
         JobShard {
             schema: 1,
+            generation: String::new(),
             job: "j".into(),
             series: vec![
                 bin_series("fio.latency_100ms%", 8.19, 8.4),

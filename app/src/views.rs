@@ -215,6 +215,7 @@ mod tests {
     fn write_score(series: Vec<SeriesData>) -> Arc<SeriesShard> {
         Arc::new(SeriesShard {
             schema: 1,
+            generation: String::new(),
             testcase: "blogbench".into(),
             metric: "blogbench.write_score".into(),
             series,

@@ -16,4 +16,7 @@ fuzz_target!(|data: &[u8]| {
     for d in &res.docs {
         let _ = importer::rows::row_objects(d);
     }
+    let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
+    let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
+    let _ = importer::build::build(res.docs, &opts);
 });

@@ -62,6 +62,26 @@ pub struct Dataset {
     pub scripts: BTreeMap<String, String>,
 }
 
+impl Dataset {
+    /// Stamp the index and every shard with the generation of this build: a hash of the index,
+    /// so a page holding an older index recognises newer shards (and the other way round).
+    pub fn stamp_generation(&mut self) {
+        self.index.generation.clear();
+        let bytes = serde_json::to_vec(&self.index).expect("the index serialises");
+        let g = paths::hash_hex(&bytes);
+        self.index.generation = g.clone();
+        for s in &mut self.series {
+            s.generation = g.clone();
+        }
+        for j in &mut self.jobs {
+            j.generation = g.clone();
+        }
+        for c in &mut self.changes {
+            c.generation = g.clone();
+        }
+    }
+}
+
 /// Identity of a report: its Message-ID, else its content.
 fn report_key(d: &Document) -> String {
     match &d.message_id {
@@ -179,6 +199,20 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
     (out, dropped)
 }
 
+/// A Message-ID as a URL path segment, escaped as public-inbox (lore) does: everything outside
+/// `A-Za-z0-9._~!$&'()*+,;=:@-` as `%XX`.
+pub fn mid_escape(mid: &str) -> String {
+    let mut out = String::with_capacity(mid.len());
+    for b in mid.bytes() {
+        if b.is_ascii_alphanumeric() || b"._~!$&'()*+,;=:@-".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Month-day-year-time in any of the date spellings the reports use, as unix seconds (UTC).
 pub fn parse_date(s: &str) -> Option<i64> {
     const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -187,8 +221,10 @@ pub fn parse_date(s: &str) -> Option<i64> {
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
-    let mi = words.iter().position(|w| w.len() >= 3 && MONTHS.contains(&&w[..3]))?;
-    let month = MONTHS.iter().position(|m| *m == &words[mi][..3])? as i64 + 1;
+    // `get`, not slicing: a word may start with a multi-byte character (a name, a Cyrillic date)
+    let month_of = |w: &String| w.get(..3).and_then(|p| MONTHS.iter().position(|m| *m == p));
+    let mi = words.iter().position(|w| month_of(w).is_some())?;
+    let month = month_of(&words[mi])? as i64 + 1;
     let num = |w: &String| w.parse::<i64>().ok();
     // "19 Mar 2014" or "Mar 19 2014" / "Jun 07 2014"
     let (day, year) = match (
@@ -196,19 +232,19 @@ pub fn parse_date(s: &str) -> Option<i64> {
         words.get(mi + 1).and_then(num),
         words.get(mi + 2).and_then(num),
     ) {
-        (Some(d), Some(y), _) if y > 1900 => (d, y),
-        (_, Some(d), Some(y)) if y > 1900 && d <= 31 => (d, y),
+        (Some(d), Some(y), _) if (1900..10000).contains(&y) && (1..=31).contains(&d) => (d, y),
+        (_, Some(d), Some(y)) if (1900..10000).contains(&y) && (1..=31).contains(&d) => (d, y),
         _ => return None,
     };
     let mut secs = 0;
     if let Some(t) = words.iter().skip(mi).find(|w| w.matches(':').count() == 2) {
         let p: Vec<i64> = t.split(':').filter_map(|x| x.parse().ok()).collect();
-        if p.len() == 3 {
+        if p.len() == 3 && p.iter().all(|x| (0..100).contains(x)) {
             secs = p[0] * 3600 + p[1] * 60 + p[2];
         }
     }
     let tz = words.iter().skip(mi).find(|w| (w.starts_with('+') || w.starts_with('-')) && w.len() == 5).and_then(|w| {
-        let v: i64 = w[1..].parse().ok()?;
+        let v: i64 = w.get(1..)?.parse().ok().filter(|v| (0..2400).contains(v))?;
         let off = (v / 100) * 3600 + (v % 100) * 60;
         Some(if w.starts_with('-') { -off } else { off })
     });
@@ -541,8 +577,11 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     let mut reports = Vec::new();
     let mut series: BTreeMap<(u32, String), Points> = BTreeMap::new();
     let mut fail_metrics: BTreeSet<String> = BTreeSet::new();
+    let mut perf_metrics: BTreeSet<String> = BTreeSet::new();
     let mut rows_total = 0;
     for (ri, d) in docs.iter().enumerate() {
+        // observations already taken from this report: (job, metric, commit, mean bits)
+        let mut taken: HashSet<(u32, &str, u32, u64)> = HashSet::new();
         let script_hash = d.script.as_ref().map(|s| {
             let h = paths::hash_hex(s.as_bytes());
             scripts.insert(h.clone(), s.clone());
@@ -571,6 +610,8 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                 let j = job_pos.of(&r.job);
                 if r.kind == RowKind::Fail {
                     fail_metrics.insert(r.metric.clone());
+                } else {
+                    perf_metrics.insert(r.metric.clone());
                 }
                 let p = series.entry((j, r.metric.clone())).or_default();
                 for (c, &commit) in cols.iter().enumerate() {
@@ -586,9 +627,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                     };
                     let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
                     // the same observation twice in one report (a base column repeated per table)
-                    let dup = (0..p.len())
-                        .any(|k| p.commit[k] == commit && p.report[k] == ri as u32 && p.mean[k] == Some(mean));
-                    if dup {
+                    if !taken.insert((j, r.metric.as_str(), commit, mean.to_bits())) {
                         continue;
                     }
                     p.commit.push(commit);
@@ -620,7 +659,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             from: d.from.clone(),
             date: d.date.clone(),
             url: match (&d.message_id, d.kind) {
-                (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{m}/")),
+                (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{}/", mid_escape(m))),
                 _ => None,
             },
             materials_url: d.materials_url.clone(),
@@ -642,7 +681,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             name: (*m).clone(),
             direction: (opts.weight)(m),
             kpi: is_kpi(m),
-            fail: fail_metrics.contains(*m),
+            fail: fail_metrics.contains(*m) && !perf_metrics.contains(*m),
         })
         .collect();
     let metric_pos: HashMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
@@ -726,11 +765,22 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     }
     let series_shards: Vec<SeriesShard> = by_tc_metric
         .into_iter()
-        .map(|((tc, m), s)| SeriesShard { schema: SCHEMA_VERSION, testcase: tc, metric: m, series: s })
+        .map(|((tc, m), s)| SeriesShard {
+            schema: SCHEMA_VERSION,
+            generation: String::new(),
+            testcase: tc,
+            metric: m,
+            series: s,
+        })
         .collect();
     let job_shards: Vec<JobShard> = by_job
         .into_iter()
-        .map(|(j, s)| JobShard { schema: SCHEMA_VERSION, job: jobs[j as usize].id.clone(), series: s })
+        .map(|(j, s)| JobShard {
+            schema: SCHEMA_VERSION,
+            generation: String::new(),
+            job: jobs[j as usize].id.clone(),
+            series: s,
+        })
         .collect();
 
     // changes: stated by reports, and steps found along series
@@ -738,11 +788,10 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     let mut changes_by_tc: BTreeMap<String, Vec<ChangeRecord>> = BTreeMap::new();
     for ((j, m), p) in &series {
-        let fail = fail_metrics.contains(m);
-        let weight = if fail { -1 } else { (opts.weight)(m) };
+        let weight = (opts.weight)(m);
         let out = changes_by_tc.entry(jobs[*j as usize].testcase.clone()).or_default();
-        stated_changes(*j, m, p, weight, fail, &headline_keys, out);
-        if !fail {
+        stated_changes(*j, m, p, weight, &headline_keys, out);
+        if (0..p.len()).all(|k| !p.is_fail(k)) {
             detected_changes(*j, m, p, weight, out);
         }
     }
@@ -753,7 +802,12 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     }
     let changes: Vec<ChangesShard> = changes_by_tc
         .into_iter()
-        .map(|(testcase, changes)| ChangesShard { schema: SCHEMA_VERSION, testcase, changes })
+        .map(|(testcase, changes)| ChangesShard {
+            schema: SCHEMA_VERSION,
+            generation: String::new(),
+            testcase,
+            changes,
+        })
         .collect();
 
     let totals = Totals {
@@ -763,8 +817,20 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         points: points_total,
         rows: rows_total,
     };
-    let index = Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals };
-    (Dataset { index, series: series_shards, jobs: job_shards, changes, scripts }, duplicates)
+    let index = Index {
+        schema: SCHEMA_VERSION,
+        generation: String::new(),
+        commits,
+        reports,
+        jobs,
+        metrics,
+        testcases,
+        headlines,
+        totals,
+    };
+    let mut data = Dataset { index, series: series_shards, jobs: job_shards, changes, scripts };
+    data.stamp_generation();
+    (data, duplicates)
 }
 
 /// The changes the reports state for one series: each observation with a change, against the
@@ -774,14 +840,19 @@ fn stated_changes(
     metric: &str,
     p: &Points,
     weight: i8,
-    fail: bool,
     headline_keys: &HashSet<(u32, u32, &str)>,
     out: &mut Vec<ChangeRecord>,
 ) {
+    // observation of each (commit, report): the base of a stated change is in the same report
+    let mut at: HashMap<(u32, u32), usize> = HashMap::with_capacity(p.len());
+    for k in (0..p.len()).rev() {
+        at.insert((p.commit[k], p.report[k]), k);
+    }
     for i in 0..p.len() {
         let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
+        let fail = p.is_fail(i);
         let report = p.report[i];
-        let Some(b) = (0..p.len()).find(|&k| p.commit[k] == base && p.report[k] == report) else { continue };
+        let Some(&b) = at.get(&(base, report)) else { continue };
         let Some(base_mean) = p.mean[b] else { continue };
         let sd = |k: usize| p.stddev(k);
         let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
@@ -805,7 +876,8 @@ fn stated_changes(
             head_mean,
             change,
             kind: if fail { model::ChangeKind::Reproduction } else { model::stats::change_kind(metric) },
-            direction: Direction::of(weight, change),
+            // more failing runs are worse, whatever the metric's own direction
+            direction: Direction::of(if fail { -1 } else { weight }, change),
             p_value,
             noise_ratio: noise
                 .filter(|n| *n > 0.0)
@@ -923,6 +995,11 @@ mod tests {
         assert_eq!(parse_date("Sat Jun 07 2014 - 02:53:25 EST").map(|t| t / 86400), Some(16228));
         assert_eq!(parse_date("Sat, 16 Aug 2014 15:52:33 +0800 [thread overview]"), Some(1408175553));
         assert_eq!(parse_date("yesterday"), None);
+        // multi-byte words and absurd numbers: no panic, no date
+        assert_eq!(parse_date("Андрей 2024"), None);
+        assert_eq!(parse_date("Вт, 5 июн 2018"), None);
+        assert_eq!(parse_date("1 Jan 99999999999999999"), None);
+        assert_eq!(parse_date("99999999999 Jan 2020 99999999999:1:1 +9999"), None);
     }
 
     #[test]
@@ -949,6 +1026,15 @@ mod tests {
         );
         assert_eq!(default_commit_url(None, "3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+"), None);
         assert_eq!(default_commit_url(Some("git://neil.brown.name/md"), "cf170f3fa451"), None);
+    }
+
+    #[test]
+    fn message_ids_are_escaped_in_lore_links() {
+        assert_eq!(
+            mid_escape("202402182000.f21279e1-oliver.sang@intel.com"),
+            "202402182000.f21279e1-oliver.sang@intel.com"
+        );
+        assert_eq!(mid_escape("a/b#c?d%e f"), "a%2Fb%23c%3Fd%25e%20f");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Writing the published data: every file through a temporary file and a rename (never
 //! half-written), unchanged files left alone, files of an earlier run that are no longer part
-//! of the dataset removed, and the index written last so it never names a missing shard.
+//! of the dataset removed, and the index written last, so a page that opens after the run sees a
+//! complete set. A page opened before it holds the old index: every file carries the generation of
+//! its build, and the page refuses shards of another generation with a "reload" message.
 
 use crate::build::Dataset;
 use model::paths;

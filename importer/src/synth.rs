@@ -114,6 +114,8 @@ fn metric_names(tc: usize, n: usize) -> Vec<(String, i8)> {
 pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
     let mut rng = Rng::new(shape.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut w = Written::default();
+    // shards are written before the index exists: the generation is the shape's identity
+    let generation = paths::hash_hex(format!("synth {shape:?}").as_bytes());
     let mut keep = BTreeSet::new();
     let commits: Vec<Commit> = (0..shape.commits)
         .map(|i| {
@@ -185,6 +187,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             tc_metric_ids.push(metric.clone());
             let mut shard = SeriesShard {
                 schema: SCHEMA_VERSION,
+                generation: generation.clone(),
                 testcase: tc_name.clone(),
                 metric: metric.clone(),
                 series: vec![],
@@ -251,11 +254,13 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             write_json(out, &rel, &shard, &mut w, &mut keep)?;
         }
         let detected = changes.len();
-        let shard = ChangesShard { schema: SCHEMA_VERSION, testcase: tc_name.clone(), changes };
+        let shard =
+            ChangesShard { schema: SCHEMA_VERSION, generation: generation.clone(), testcase: tc_name.clone(), changes };
         write_json(out, &paths::changes(&tc_name), &shard, &mut w, &mut keep)?;
         for (j, s) in job_series.into_iter().enumerate() {
             let job = &jobs[first_job + j];
-            let shard = JobShard { schema: SCHEMA_VERSION, job: job.id.clone(), series: s };
+            let shard =
+                JobShard { schema: SCHEMA_VERSION, generation: generation.clone(), job: job.id.clone(), series: s };
             write_json(out, &paths::job_shard(&job.id), &shard, &mut w, &mut keep)?;
         }
         testcases.push((
@@ -289,8 +294,17 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
     }
     totals.reports = reports.len();
     totals.jobs = jobs.len();
-    let index =
-        Index { schema: SCHEMA_VERSION, commits, reports, jobs, metrics, testcases, headlines, totals: totals.clone() };
+    let index = Index {
+        schema: SCHEMA_VERSION,
+        generation: generation.clone(),
+        commits,
+        reports,
+        jobs,
+        metrics,
+        testcases,
+        headlines,
+        totals: totals.clone(),
+    };
     write_json(out, paths::INDEX, &index, &mut w, &mut keep)?;
     Ok((w, totals))
 }

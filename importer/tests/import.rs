@@ -652,3 +652,29 @@ fn changes_shards_list_stated_changes_with_their_headline() {
     assert_eq!(fail.direction, model::Direction::Improvement, "fewer failures");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// One metric name can be a fail:runs row in one report and a measured value in another
+/// (`perf-profile.*.error_entry`): each observation keeps its own kind.
+#[test]
+fn failure_rows_are_decided_per_observation() {
+    let out = tmpdir("failkind");
+    let (code, _, err) =
+        lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/corpus/009.txt", "fixtures/corpus/040.txt"]);
+    assert_eq!(code, 0, "{err}");
+    let load = |tc: &str| -> model::ChangesShard {
+        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes(tc))).unwrap()).unwrap()
+    };
+    let metric = "perf-profile.children.cycles-pp.error_entry";
+    let fio = load("fio-basic");
+    let failed = fio.changes.iter().find(|c| c.metric == metric).unwrap();
+    assert_eq!(failed.kind, model::ChangeKind::Reproduction, "a fail:runs row in 009");
+    assert_eq!(failed.direction, model::Direction::Improvement, "1:5 → 0:4: fewer failing runs");
+    let swapin = load("swapin");
+    let measured = swapin.changes.iter().find(|c| c.metric == metric).unwrap();
+    assert_eq!(measured.kind, model::ChangeKind::Absolute, "a perf-profile value in 040");
+    assert_eq!(measured.direction, model::Direction::Undefined);
+    assert_eq!((measured.base_mean, measured.head_mean), (0.28, 0.11));
+    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    assert!(!index.metrics.iter().find(|m| m.name == metric).unwrap().fail, "not only ever a failure statistic");
+    let _ = std::fs::remove_dir_all(&out);
+}

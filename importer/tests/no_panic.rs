@@ -62,6 +62,8 @@ fn mutated_reports_never_panic() {
     inputs.sort();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut parsed = 0;
+    let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
+    let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
     for round in 0..600 {
         let src = &inputs[round % inputs.len()];
         // keep each case small enough for a quick test
@@ -71,6 +73,11 @@ fn mutated_reports_never_panic() {
         read_bytes("m", &data, &mut res);
         for d in &res.docs {
             parsed += importer::rows::row_objects(d).len();
+        }
+        // and on through the dataset build (dates, commit order, dedup, changes)
+        if round % 10 == 0 {
+            let (data, _) = importer::build::build(res.docs, &opts);
+            assert_eq!(data.index.generation.len(), 16);
         }
     }
     assert!(parsed > 1000, "the mutations must leave most tables readable ({parsed} rows)");

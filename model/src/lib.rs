@@ -22,6 +22,10 @@ pub type Params = BTreeMap<String, String>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Index {
     pub schema: u32,
+    /// Identity of this build of the data (a hash of the index). Shards carry their index's
+    /// value: positions in a shard are only meaningful with the index of the same generation.
+    #[serde(default)]
+    pub generation: String,
     /// Commits in history order (oldest first). Points refer to them by position.
     pub commits: Vec<Commit>,
     /// Every imported report or result root, in a stable order.
@@ -180,7 +184,8 @@ pub struct MetricInfo {
     /// Testcase KPI (`<testcase>.<stat>` not under `.time.`), listed first in the finder.
     #[serde(default, skip_serializing_if = "is_false")]
     pub kpi: bool,
-    /// Failure statistic (fail:runs rows).
+    /// Only ever seen as a failure statistic (fail:runs rows). Whether one observation is a
+    /// failure row is `Points::is_fail`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fail: bool,
 }
@@ -280,6 +285,8 @@ impl Direction {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SeriesShard {
     pub schema: u32,
+    #[serde(default)]
+    pub generation: String,
     pub testcase: String,
     pub metric: String,
     pub series: Vec<SeriesData>,
@@ -329,6 +336,13 @@ impl Points {
         self.commit.is_empty()
     }
 
+    /// Observation `i` is a failure row (`fails:runs`), whose mean is the percentage of failing
+    /// runs. Decided per observation: one metric name can be a failure row in one report and a
+    /// measured value in another.
+    pub fn is_fail(&self, i: usize) -> bool {
+        self.fails.get(i).is_some_and(Option::is_some)
+    }
+
     /// Absolute stddev of observation `i`, derived from the printed percentage.
     pub fn stddev(&self, i: usize) -> Option<f64> {
         match (self.mean[i], self.stddev_pct[i]) {
@@ -342,6 +356,8 @@ impl Points {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobShard {
     pub schema: u32,
+    #[serde(default)]
+    pub generation: String,
     pub job: String,
     pub series: Vec<SeriesData>,
 }
@@ -351,6 +367,8 @@ pub struct JobShard {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChangesShard {
     pub schema: u32,
+    #[serde(default)]
+    pub generation: String,
     pub testcase: String,
     pub changes: Vec<ChangeRecord>,
 }

@@ -77,6 +77,10 @@ pub fn format_value(v: f64) -> String {
 
 /// A change formatted as ncompare does: `+5.2%`, `-0.3` (absolute), `+2.1e+05%` when huge.
 pub fn format_change(change: f64, kind: ChangeKind) -> String {
+    if kind == ChangeKind::Reproduction {
+        // `%reproduction`: whole percent, as ncompare prints it (`-25%`, `+33%`)
+        return format!("{change:+.0}%");
+    }
     let body = if change.abs() >= 100000.0 {
         let g = format_g(change, 2);
         if change >= 0.0 {
@@ -159,6 +163,8 @@ mod tests {
         assert_eq!(format_change(-15.8, ChangeKind::Percent), "-15.8%");
         assert_eq!(format_change(1.4, ChangeKind::Absolute), "+1.4");
         assert_eq!(format_change(210000.0, ChangeKind::Percent), "+2.1e+05%");
+        assert_eq!(format_change(-25.0, ChangeKind::Reproduction), "-25%");
+        assert_eq!(format_change(33.3, ChangeKind::Reproduction), "+33%");
         assert_eq!(stddev_pct_shown(100.0, 1.0), None);
         assert_eq!(stddev_pct_shown(100.0, 16.4), Some(16.0));
     }

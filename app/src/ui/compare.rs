@@ -34,6 +34,13 @@ pub fn CompareView() -> impl IntoView {
     let c3 = cat.clone();
     let table = Memo::new(move |_| {
         let loaded = shard.get()?;
+        // A resource keeps its previous value while the next one loads: the previous job's
+        // shard is not this job's rows (show "loading" instead).
+        if let (Ok(Some(sh)), Some(j)) = (&loaded, job.get()) {
+            if c3.index.jobs.get(j).is_none_or(|jj| jj.id != sh.job) {
+                return None;
+            }
+        }
         Some(loaded.map(|sh| {
             let sh = sh?;
             let j = job.get()?;
@@ -46,9 +53,8 @@ pub fn CompareView() -> impl IntoView {
                 (Some(b), Some(h)) => Some((b, h)),
                 (b, h) => views::default_pair(&c3, j, &commits).map(|(db, dh)| (b.unwrap_or(db), h.unwrap_or(dh))),
             };
-            let rows = pair.map_or_else(Vec::new, |(b, h)| {
-                compare::rows(&sh, b, h, |m| c3.metric(m).map_or((0, false), |i| (i.direction, i.fail)))
-            });
+            let rows = pair
+                .map_or_else(Vec::new, |(b, h)| compare::rows(&sh, b, h, |m| c3.metric(m).map_or(0, |i| i.direction)));
             Some(Table { job: j, commits, pair, rows: Shared(Arc::new(rows)) })
         }))
     });

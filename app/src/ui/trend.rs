@@ -50,16 +50,23 @@ pub fn Trend() -> impl IntoView {
         let paths = paths.get();
         async move {
             let mut out: Vec<Arc<SeriesShard>> = Vec::new();
-            for (_, p) in paths {
-                out.push(web::load_json::<SeriesShard>(&p).await?);
+            for (_, p) in &paths {
+                out.push(web::load_json::<SeriesShard>(p).await?);
             }
-            Ok::<_, String>(out)
+            Ok::<_, String>((paths, out))
         }
     });
     let c2 = cat.clone();
     let model = Memo::new(move |_| {
         let loaded = shards.get()?;
-        Some(loaded.map(|sh| Shared(Arc::new(nav.state.with(|s| views::trend_model(&c2, s, sh))))))
+        // A resource keeps its previous value while the next one loads: the shards of the
+        // previous selection must not be drawn under the new one.
+        if let Ok((for_paths, _)) = &loaded {
+            if paths.with(|p| p != for_paths) {
+                return None;
+            }
+        }
+        Some(loaded.map(|(_, sh)| Shared(Arc::new(nav.state.with(|s| views::trend_model(&c2, s, sh))))))
     });
 
     // Detected steps of the drawn series, from the testcases' changes shards. They load after
@@ -278,11 +285,7 @@ fn tooltip_view(cat: &Cat, m: &TrendModel, h: Hover, width: f64) -> impl IntoVie
     let report = cat.index.reports.get(p.report[k] as usize).and_then(|r| r.subject.clone()).unwrap_or_default();
     let label = m.entries.iter().find(|e| e.job == sd.job as usize).map(|e| e.label.clone()).unwrap_or_default();
     let change = p.change[k].map(|c| {
-        let kind = if cat.metric(&sd.metric).is_some_and(|i| i.fail) {
-            ChangeKind::Reproduction
-        } else {
-            model::stats::change_kind(&sd.metric)
-        };
+        let kind = if p.is_fail(k) { ChangeKind::Reproduction } else { model::stats::change_kind(&sd.metric) };
         let base = p.base[k]
             .and_then(|b| cat.index.commits.get(b as usize))
             .map(|c| c.short().to_string())
