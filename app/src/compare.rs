@@ -5,7 +5,6 @@
 use crate::state::SortKey;
 use model::stats::{change, change_kind, format_change, format_value};
 use model::{ChangeKind, Direction, JobShard, Points, SeriesData};
-use std::collections::BTreeSet;
 
 /// One side of a row: an observation of the metric at a commit.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,12 +57,7 @@ pub fn namespace(metric: &str) -> &str {
 
 /// Commits (positions, ascending) where the job has any value.
 pub fn commits(shard: &JobShard) -> Vec<u32> {
-    let set: BTreeSet<u32> = shard
-        .series
-        .iter()
-        .flat_map(|s| s.points.commit.iter().zip(&s.points.mean).filter(|(_, m)| m.is_some()).map(|(c, _)| *c))
-        .collect();
-    set.into_iter().collect()
+    crate::chart::commits_with_data(&shard.series.iter().collect::<Vec<_>>())
 }
 
 /// Index of the observation of commit `c`: prefer one from report `report`, then one whose
