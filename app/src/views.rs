@@ -81,13 +81,12 @@ pub fn trend_model(cat: &Catalog, s: &ViewState, shards: Vec<Arc<SeriesShard>>) 
     let weight = cat.direction(&metric);
     let matching: BTreeSet<usize> = matching_jobs(&cat.index.jobs, s).into_iter().collect();
     let mut avail: Vec<(usize, usize)> = Vec::new();
+    // one series per job: the first shard that has it
+    let mut seen_jobs: BTreeSet<u32> = BTreeSet::new();
     for (a, sh) in shards.iter().enumerate() {
         for (b, sd) in sh.series.iter().enumerate() {
             let has_data = sd.points.mean.iter().any(|m| m.is_some());
-            if has_data
-                && matching.contains(&(sd.job as usize))
-                && !avail.iter().any(|&(x, y)| shards[x].series[y].job == sd.job)
-            {
+            if has_data && matching.contains(&(sd.job as usize)) && seen_jobs.insert(sd.job) {
                 avail.push((a, b));
             }
         }
