@@ -102,15 +102,16 @@ fn magnitude(r: &ChangeRecord) -> f64 {
     }
 }
 
-/// Order rows: the sort key first, then |change|, metric, head commit and position, so the
-/// order is total and stable across reloads.
+/// Order rows: the sort key first (for `Change`: headline changes, then |change|), then |change|,
+/// metric, head commit and position, so the order is total and stable across reloads.
 pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
     let by_change = |a: &ChangeRecord, b: &ChangeRecord| magnitude(b).total_cmp(&magnitude(a));
     // Unstable sort: the comparison is total (position last), and it is the smaller code.
     rows.sort_unstable_by(|&pa, &pb| {
         let (a, b) = (at(shards, pa), at(shards, pb));
         let first = match key {
-            ChangesSort::Change => by_change(a, b),
+            // the changes the reports are about lead; then the largest
+            ChangesSort::Change => b.headline.cmp(&a.headline).then_with(|| by_change(a, b)),
             ChangesSort::Noise => match (a.noise_ratio, b.noise_ratio) {
                 (Some(x), Some(y)) => y.total_cmp(&x),
                 (Some(_), None) => Ordering::Less,
@@ -616,16 +617,16 @@ mod tests {
     }
 
     #[test]
-    fn default_order_is_largest_change_first() {
+    fn default_order_is_headline_then_largest_change_first() {
         let all = [0, 1, 2];
         assert_eq!(
             metrics(&ChangesFilter::default(), &all),
             [
+                "blogbench.write_score",
                 "fio.write_bw_MBps",
                 "vmstat.system.cs",
                 "blogbench.read_score",
                 "mpstat.cpu.all.idle%",
-                "blogbench.write_score"
             ]
         );
         let sh = shards();
@@ -642,7 +643,7 @@ mod tests {
             g(&mut f);
             metrics(&f, &all)
         };
-        assert_eq!(f(|f| f.ns = Some("blogbench".into())), ["blogbench.read_score", "blogbench.write_score"]);
+        assert_eq!(f(|f| f.ns = Some("blogbench".into())), ["blogbench.write_score", "blogbench.read_score"]);
         assert_eq!(f(|f| f.dir = Some(Direction::Improvement)), ["blogbench.write_score"]);
         assert_eq!(f(|f| f.dir = Some(Direction::Undefined)), ["vmstat.system.cs", "mpstat.cpu.all.idle%"]);
         assert_eq!(f(|f| f.source = Some(SourceFilter::Detected)), ["vmstat.system.cs"]);
@@ -651,7 +652,7 @@ mod tests {
         assert_eq!(f(|f| f.sig = Some(SigFilter::NotSignificant)), ["mpstat.cpu.all.idle%"]);
         assert_eq!(
             f(|f| f.sig = Some(SigFilter::Unknown)),
-            ["fio.write_bw_MBps", "vmstat.system.cs", "blogbench.write_score"]
+            ["blogbench.write_score", "fio.write_bw_MBps", "vmstat.system.cs"]
         );
         assert_eq!(
             f(|f| f.min = Some(Hundredths(1200))),
@@ -814,7 +815,8 @@ mod tests {
         s.toggle(&FacetKey::Testcase, "blogbench");
         let m = model(&cat, &s, sh.clone());
         assert_eq!(m.listing.rows.len(), 4, "facets scope the jobs");
-        assert_eq!(m.row(0).map(|r| r.metric.as_str()), Some("vmstat.system.cs"));
+        assert_eq!(m.row(0).map(|r| r.metric.as_str()), Some("blogbench.write_score"), "the headline leads");
+        assert_eq!(m.row(1).map(|r| r.metric.as_str()), Some("vmstat.system.cs"));
         assert_eq!(m.row(9), None);
         let h = view_html(&cat.index, &m, &s.changes, 3);
         assert_eq!(h.matches("<tr data-testid=\"change-row\"").count(), 3);

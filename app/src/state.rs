@@ -63,7 +63,7 @@ impl Tab {
 /// Sort order of the compare table.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum SortKey {
-    /// Largest |change| first.
+    /// The reports' headline changes first, then largest |change| first.
     #[default]
     Change,
     Name,
@@ -90,7 +90,7 @@ pub enum SigFilter {
 /// Sort order of the Changes view.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ChangesSort {
-    /// Largest |change| first.
+    /// The reports' headline changes first, then largest |change| first.
     #[default]
     Change,
     /// Largest noise ratio first (changes without one last).
