@@ -943,7 +943,7 @@ pub(crate) fn detected_changes(job: u32, metric: &str, p: &Points, weight: i8, o
 }
 
 /// A value at the precision the mails print (2 decimals below 1000, else integer).
-fn printed(x: f64) -> f64 {
+pub(crate) fn printed(x: f64) -> f64 {
     if x.abs() >= 1000.0 {
         x.round()
     } else {

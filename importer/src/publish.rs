@@ -73,7 +73,8 @@ pub fn publish(data: &Dataset, out: &Path) -> std::io::Result<Written> {
     Ok(w)
 }
 
-fn write_json<T: serde::Serialize>(
+/// `v` as JSON (plus a newline) through `write_file`.
+pub fn write_json<T: serde::Serialize>(
     out: &Path,
     rel: &str,
     v: &T,

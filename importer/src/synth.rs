@@ -6,7 +6,7 @@
 //! Everything it makes says it is synthetic (commit subjects, report subjects), so it can never
 //! pass for real measurements.
 
-use crate::publish::{write_file, Written};
+use crate::publish::{write_file, write_json, Written};
 use model::rng::XorShift as Rng;
 use model::{
     paths, ChangesShard, Commit, Headline, Index, Job, JobShard, MetricInfo, Params, Points, ReportMeta, SectionMeta,
@@ -212,13 +212,13 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
                     let mean = level * (1.0 + noise * rng.normal() / (runs as f64).sqrt());
                     let sd_pct = (100.0 * noise * (0.5 + rng.unit())).round();
                     p.commit.push(c as u32);
-                    p.mean.push(Some(round4(mean)));
+                    p.mean.push(Some(crate::build::printed(mean)));
                     p.stddev_pct.push((sd_pct > 2.0).then_some(sd_pct));
                     p.runs.push(Some(runs));
                     p.report.push(c.saturating_sub(1) as u32);
                     match prev {
                         Some((pc, pm)) if pc + 1 == c as u32 => {
-                            p.change.push(Some(round4(model::stats::change(metric, pm, mean))));
+                            p.change.push(Some(crate::build::printed(model::stats::change(metric, pm, mean))));
                             p.base.push(Some(pc));
                         }
                         _ => {
@@ -309,27 +309,6 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
     Ok((w, totals))
 }
 
-fn round4(x: f64) -> f64 {
-    // mails print at most 4 significant decimals; keeping more only bloats the shards
-    if x.abs() >= 1000.0 {
-        x.round()
-    } else {
-        (x * 100.0).round() / 100.0
-    }
-}
-
-fn write_json<T: serde::Serialize>(
-    out: &Path,
-    rel: &str,
-    v: &T,
-    w: &mut Written,
-    keep: &mut BTreeSet<std::path::PathBuf>,
-) -> std::io::Result<()> {
-    let mut bytes = serde_json::to_vec(v).map_err(std::io::Error::other)?;
-    bytes.push(b'\n');
-    write_file(out, rel, &bytes, w, keep)
-}
-
 /// Write `n` lkp-tests result roots (commit directories with job.yaml, per-run stats.json and
 /// a commit-level matrix.json) under `out`, for importer throughput in result roots per second.
 pub fn write_result_roots(n: usize, out: &Path, seed: u64) -> std::io::Result<usize> {
@@ -345,7 +324,7 @@ pub fn write_result_roots(n: usize, out: &Path, seed: u64) -> std::io::Result<us
         let mut matrix: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (m, _) in metric_names(0, 20) {
             let level = 10f64.powf(1.0 + 5.0 * rng.unit());
-            matrix.insert(m, (0..runs).map(|_| round4(level * (1.0 + 0.02 * rng.normal()))).collect());
+            matrix.insert(m, (0..runs).map(|_| crate::build::printed(level * (1.0 + 0.02 * rng.normal()))).collect());
         }
         for r in 0..runs {
             let rd = dir.join(r.to_string());
