@@ -9,9 +9,13 @@ pub const DATA_DIR: &str = "data/";
 /// Published JSON files carry the schema version (the page refuses any other) and the
 /// generation of the data build (a shard must belong to the index the page loaded); shards hold
 /// positions into the index, which must be in range (a bad position would otherwise panic).
-pub trait Versioned {
+pub trait Versioned: Positions {
     fn schema(&self) -> u32;
     fn generation(&self) -> &str;
+}
+
+/// Positions into the index that a published file holds.
+pub trait Positions {
     /// The first position out of range, described; `None` when all are in range.
     fn bad_position(&self, sizes: &Sizes) -> Option<String>;
     /// The index defines the generation and the sizes; shards must match them.
@@ -19,6 +23,21 @@ pub trait Versioned {
         None
     }
 }
+
+macro_rules! versioned {
+    ($($t:ty),*) => {$(
+        impl Versioned for $t {
+            fn schema(&self) -> u32 {
+                self.schema
+            }
+            fn generation(&self) -> &str {
+                &self.generation
+            }
+        }
+    )*};
+}
+
+versioned!(model::Index, model::SeriesShard, model::JobShard, model::ChangesShard);
 
 /// Lengths of the index's arrays that shards point into.
 #[derive(Debug, Clone, Copy, Default)]
@@ -28,13 +47,7 @@ pub struct Sizes {
     pub reports: usize,
 }
 
-impl Versioned for model::Index {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn generation(&self) -> &str {
-        &self.generation
-    }
+impl Positions for model::Index {
     fn bad_position(&self, _: &Sizes) -> Option<String> {
         let s = Sizes { commits: self.commits.len(), jobs: self.jobs.len(), reports: self.reports.len() };
         let h = self.headlines.iter().find_map(|h| {
@@ -84,37 +97,19 @@ fn bad_series(series: &[model::SeriesData], s: &Sizes) -> Option<String> {
     })
 }
 
-impl Versioned for model::SeriesShard {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn generation(&self) -> &str {
-        &self.generation
-    }
+impl Positions for model::SeriesShard {
     fn bad_position(&self, s: &Sizes) -> Option<String> {
         bad_series(&self.series, s)
     }
 }
 
-impl Versioned for model::JobShard {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn generation(&self) -> &str {
-        &self.generation
-    }
+impl Positions for model::JobShard {
     fn bad_position(&self, s: &Sizes) -> Option<String> {
         bad_series(&self.series, s)
     }
 }
 
-impl Versioned for model::ChangesShard {
-    fn schema(&self) -> u32 {
-        self.schema
-    }
-    fn generation(&self) -> &str {
-        &self.generation
-    }
+impl Positions for model::ChangesShard {
     fn bad_position(&self, s: &Sizes) -> Option<String> {
         self.changes.iter().find_map(|c| {
             (c.job as usize >= s.jobs
