@@ -13,6 +13,9 @@ use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
 
+/// A trend model ready to draw, or the error that stopped it.
+type TrendResult = Result<Shared<TrendModel>, String>;
+
 /// Chart height in CSS pixels.
 const HEIGHT: f64 = 380.0;
 
@@ -67,6 +70,12 @@ pub fn Trend() -> impl IntoView {
             }
         }
         Some(loaded.map(|(_, sh)| Shared(Arc::new(nav.state.with(|s| views::trend_model(&c2, s, sh))))))
+    });
+    // What the panels under the chart show: the current model, or while the next shards load the
+    // last one (marked as loading), so the page does not flash "loading" on every change.
+    let panels = Memo::new(move |prev: Option<&Option<(bool, TrendResult)>>| match model.get() {
+        Some(m) => Some((false, m)),
+        None => prev.cloned().flatten().map(|(_, m)| (true, m)),
     });
 
     // Detected steps of the drawn series, from the testcases' changes shards. They load after
@@ -193,16 +202,17 @@ pub fn Trend() -> impl IntoView {
     };
     let c5 = cat.clone();
     let body = move || -> AnyView {
-        match model.get() {
+        match panels.get() {
             None => view! { <p class="loading">{move || loading_text(&paths.get())}</p> }.into_any(),
-            Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
-            Some(Ok(m)) if m.0.metric.is_empty() => {
+            Some((_, Err(e))) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
+            Some((_, Ok(m))) if m.0.metric.is_empty() => {
                 view! { <p class="hint">"Choose a metric above to see its trend."</p> }.into_any()
             }
-            Some(Ok(m)) if m.0.entries.is_empty() => no_series_hint(&c5, nav, &m.0.metric).into_any(),
-            Some(Ok(m)) => side_panels(&c5, nav, &m.0, !steps().is_empty()).into_any(),
+            Some((_, Ok(m))) if m.0.entries.is_empty() => no_series_hint(&c5, nav, &m.0.metric).into_any(),
+            Some((_, Ok(m))) => side_panels(&c5, nav, &m.0, !steps().is_empty()).into_any(),
         }
     };
+    let stale = move || panels.with(|p| p.as_ref().is_some_and(|(stale, _)| *stale));
     view! {
         <section class="trend">
             <div
@@ -229,7 +239,7 @@ pub fn Trend() -> impl IntoView {
                 <div class="step-layer" inner_html=step_lines></div>
                 {tooltip}
             </div>
-            {body}
+            <div class="trend-panels" class:stale=stale aria-busy=move || stale().to_string()>{body}</div>
         </section>
     }
 }
