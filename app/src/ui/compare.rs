@@ -27,20 +27,10 @@ struct Table {
 pub fn CompareView() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let c1 = cat.clone();
-    let job = Memo::new(move |_| nav.state.with(|s| views::compare_job(&c1, s)));
-    let c2 = cat.clone();
-    let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
+    let (job, shard) = super::use_job_shard(nav, cat.clone());
     let c3 = cat.clone();
     let table = Memo::new(move |_| {
         let loaded = shard.get()?;
-        // A resource keeps its previous value while the next one loads: the previous job's
-        // shard is not this job's rows (show "loading" instead).
-        if let (Ok(Some(sh)), Some(j)) = (&loaded, job.get()) {
-            if c3.index.jobs.get(j).is_none_or(|jj| jj.id != sh.job) {
-                return None;
-            }
-        }
         Some(loaded.map(|sh| {
             let sh = sh?;
             let j = job.get()?;

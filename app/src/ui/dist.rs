@@ -5,17 +5,14 @@
 use super::{Cat, Nav};
 use crate::html::esc;
 use crate::state::Tab;
-use crate::{dist, views, web};
+use crate::{dist, web};
 use leptos::prelude::*;
 
 #[component]
 pub fn DistView() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let c1 = cat.clone();
-    let job = Memo::new(move |_| nav.state.with(|s| views::compare_job(&c1, s)));
-    let c2 = cat.clone();
-    let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
+    let (job, shard) = super::use_job_shard(nav, cat.clone());
     let on_change = move |ev: leptos::ev::Event| {
         if let Some((name, value, _)) = web::control_of(&ev) {
             nav.push(|s| {

@@ -41,6 +41,29 @@ impl Nav {
 /// The loaded catalog, shared by every component.
 pub type Cat = Arc<Catalog>;
 
+/// A job shard as a view sees it: `None` while loading, else the shard (or `None` for no job).
+pub type JobShardState = Option<Result<Option<Arc<model::JobShard>>, String>>;
+
+/// The compare job of the view state and its shard, shared by Compare and Distribution.
+/// A resource keeps its previous value while the next one loads: the previous job's shard
+/// reads as "loading", so no view shows another job's rows under this job.
+pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShardState>) {
+    let c1 = cat.clone();
+    let job = Memo::new(move |_| nav.state.with(|s| crate::views::compare_job(&c1, s)));
+    let c2 = cat.clone();
+    let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
+    let current = Signal::derive(move || {
+        let loaded = shard.get()?;
+        if let (Ok(Some(sh)), Some(j)) = (&loaded, job.get()) {
+            if cat.index.jobs.get(j).is_none_or(|jj| jj.id != sh.job) {
+                return None;
+            }
+        }
+        Some(loaded)
+    });
+    (job, current)
+}
+
 async fn load_catalog() -> Result<Cat, String> {
     let text = web::fetch_text(model::paths::INDEX).await?;
     let index: model::Index = crate::data::parse_json(model::paths::INDEX, &text)?;
