@@ -3,8 +3,8 @@
 
 use crate::doc::{Document, JobKey, RowKind};
 use model::{
-    paths, ChangeRecord, ChangeSource, ChangesShard, Commit, Direction, Headline, Index, Job, JobShard, MetricInfo,
-    Points, ReportMeta, SectionMeta, SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
+    paths, ChangeRecord, ChangeSource, Commit, Direction, Headline, Index, Job, MetricInfo, Points, ReportDoc,
+    ReportMeta, SectionMeta, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -18,7 +18,7 @@ pub struct Options<'a> {
     /// `git log --format='%H %ct %s'` lines: exact order and dates.
     pub git_log: Vec<GitLogEntry>,
     /// Direction weight of a metric: 1 higher-is-better, -1 lower-is-better, 0 unknown.
-    pub weight: &'a dyn Fn(&str) -> i8,
+    pub weight: &'a (dyn Fn(&str) -> i8 + Sync),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -51,35 +51,13 @@ pub fn parse_git_log(text: &str) -> (Vec<GitLogEntry>, Vec<(usize, String)>) {
     (out, bad)
 }
 
-/// The published dataset, ready to write.
+/// The built dataset, ready to be named and written (`pack`, `publish`).
 pub struct Dataset {
-    pub index: Index,
-    pub series: Vec<SeriesShard>,
-    pub jobs: Vec<JobShard>,
-    /// Every stated and detected change, per testcase.
-    pub changes: Vec<ChangesShard>,
+    pub testcases: Vec<TestcaseData>,
+    /// One document per report, in time order.
+    pub reports: Vec<ReportDoc>,
     /// Reproduce scripts by content hash.
     pub scripts: BTreeMap<String, String>,
-}
-
-impl Dataset {
-    /// Stamp the index and every shard with the generation of this build: a hash of the index,
-    /// so a page holding an older index recognises newer shards (and the other way round).
-    pub fn stamp_generation(&mut self) {
-        self.index.generation.clear();
-        let bytes = serde_json::to_vec(&self.index).expect("the index serialises");
-        let g = paths::hash_hex(&bytes);
-        self.index.generation = g.clone();
-        for s in &mut self.series {
-            s.generation = g.clone();
-        }
-        for j in &mut self.jobs {
-            j.generation = g.clone();
-        }
-        for c in &mut self.changes {
-            c.generation = g.clone();
-        }
-    }
 }
 
 /// Identity of a report: its Message-ID, else its content.
@@ -295,7 +273,7 @@ pub fn default_commit_url(tree: Option<&str>, id: &str) -> Option<String> {
     Some(format!("{}/commit/?id={id}", base.trim_end_matches('/')))
 }
 
-struct CommitTable {
+pub(crate) struct CommitTable {
     /// canonical id → info
     commits: BTreeMap<String, Commit>,
     /// any id seen → canonical id
@@ -504,27 +482,87 @@ fn is_kpi(metric: &str) -> bool {
     metric.contains('.') && !MONITORS.contains(&ns) && !metric.contains(".time.")
 }
 
-/// Build the dataset from documents (any order; sorted here for determinism).
+/// Build the dataset from documents (any order; sorted here for determinism): duplicates merged,
+/// one report document each, then every testcase built on its own (in parallel) from the reports
+/// that measured it. A testcase's files depend only on its reports, which is what lets an
+/// incremental import rebuild just the testcases it touches.
 pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
-    let (mut docs, duplicates) = dedup_documents(docs);
-    let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
-    // reports in time order (undated first: they must not pass for the latest), then source
-    let mut idx: Vec<usize> = (0..docs.len()).collect();
-    idx.sort_by(|&a, &b| {
-        doc_time[a].unwrap_or(i64::MIN).cmp(&doc_time[b].unwrap_or(i64::MIN)).then(docs[a].source.cmp(&docs[b].source))
-    });
-    let doc_time: Vec<Option<i64>> = idx.iter().map(|&i| doc_time[i]).collect();
-    let mut sorted = Vec::with_capacity(docs.len());
-    let mut slots: Vec<Option<Document>> = docs.drain(..).map(Some).collect();
-    for i in idx {
-        sorted.push(slots[i].take().expect("each once"));
-    }
-    let docs = sorted;
+    let (docs, duplicates) = dedup_documents(docs);
+    let docs = sort_by_time(docs);
+    let mut scripts = BTreeMap::new();
+    let reports: Vec<ReportDoc> = docs.iter().map(|d| crate::docfile::to_doc(d, &mut scripts)).collect();
+    let testcases = build_testcases(split_by_testcase(docs), opts);
+    (Dataset { testcases, reports, scripts }, duplicates)
+}
 
-    let table = CommitTable::build(&docs, &opts.git_log);
-    let order = order_commits(&table, &docs, &doc_time, &opts.git_log);
-    let commit_pos: HashMap<&str, u32> = order.iter().enumerate().map(|(i, id)| (id.as_str(), i as u32)).collect();
-    let commits: Vec<Commit> = order
+/// Build each testcase from its documents, in parallel.
+pub fn build_testcases(by_tc: BTreeMap<String, Vec<Document>>, opts: &Options) -> Vec<TestcaseData> {
+    use rayon::prelude::*;
+    let v: Vec<(String, Vec<Document>)> = by_tc.into_iter().collect();
+    v.into_par_iter().map(|(tc, docs)| build_testcase(&tc, sort_by_time(docs), opts)).collect()
+}
+
+/// Reports in time order (undated first: they must not pass for the latest), then source.
+pub fn sort_by_time(mut docs: Vec<Document>) -> Vec<Document> {
+    docs.sort_by_cached_key(|d| (d.date.as_deref().and_then(parse_date).unwrap_or(i64::MIN), d.source.clone()));
+    docs
+}
+
+/// The testcases a document's rows measure.
+pub fn testcases_of(d: &Document) -> BTreeSet<String> {
+    d.sections.iter().flat_map(|s| s.rows.iter().filter(|r| usable(r)).map(|r| r.job.testcase.clone())).collect()
+}
+
+/// Each testcase's documents: a report of several testcases is split, each part keeping the
+/// tables (rows) and headlines of its testcase.
+pub fn split_by_testcase(docs: Vec<Document>) -> BTreeMap<String, Vec<Document>> {
+    let mut out: BTreeMap<String, Vec<Document>> = BTreeMap::new();
+    for d in docs {
+        let tcs = testcases_of(&d);
+        if tcs.len() == 1 {
+            let tc = tcs.into_iter().next().expect("one");
+            out.entry(tc).or_default().push(d);
+            continue;
+        }
+        for tc in tcs {
+            let mut part = d.clone();
+            for s in &mut part.sections {
+                s.rows.retain(|r| usable(r) && r.job.testcase == tc);
+            }
+            part.sections.retain(|s| !s.rows.is_empty());
+            part.headlines.retain(|h| h.testcase == tc || h.testcase.is_empty());
+            out.entry(tc).or_default().push(part);
+        }
+    }
+    out
+}
+
+/// One testcase's catalog and files, before they are named (`pack`).
+pub struct TestcaseData {
+    pub name: String,
+    /// Positions local to this testcase; file names filled by `pack::testcase_files`.
+    pub catalog: Index,
+    /// Every series of the testcase, by (job position, metric).
+    pub series: BTreeMap<(u32, String), Points>,
+    /// Stated and detected changes.
+    pub changes: Vec<ChangeRecord>,
+    pub rows: usize,
+}
+
+/// Commits of a testcase's reports: unified ids, history order, links.
+fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) -> (CommitTable, Vec<Commit>) {
+    let table = CommitTable::build(docs, &opts.git_log);
+    let order = order_commits(&table, docs, doc_time, &opts.git_log);
+    let mut seen: HashMap<&str, i64> = HashMap::new();
+    for (d, t) in docs.iter().zip(doc_time) {
+        for c in d.sections.iter().flat_map(|s| &s.commits) {
+            if let Some(t) = t {
+                let e = seen.entry(table.canonical(c)).or_insert(*t);
+                *e = (*e).min(*t);
+            }
+        }
+    }
+    let commits = order
         .iter()
         .map(|id| {
             let mut c = table.commits[id].clone();
@@ -532,64 +570,66 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
                 Some(t) if is_hex(&c.id) => Some(t.replace("{sha}", &c.id)),
                 _ => default_commit_url(c.tree.as_deref(), &c.id),
             };
+            c.seen = seen.get(id.as_str()).copied();
             c
         })
         .collect();
-    let pos_of = |id: &str| commit_pos[table.canonical(id)];
+    (table, commits)
+}
 
-    // jobs
+/// Jobs of a testcase's rows, in key order, and each row table's job position.
+fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
     let mut job_keys: BTreeSet<JobKey> = BTreeSet::new();
-    for d in &docs {
-        for s in &d.sections {
-            for r in &s.rows {
-                if usable(r) {
-                    job_keys.insert((*r.job).clone());
-                }
-            }
-        }
+    for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
+        job_keys.insert((*r.job).clone());
     }
     let job_keys: Vec<JobKey> = job_keys.into_iter().collect();
     let job_pos_by_key: HashMap<&JobKey, u32, FastHash> =
         job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
     // rows of one table share their job's Arc: look each Arc up once
     let mut by_ptr: HashMap<usize, u32> = HashMap::new();
-    for d in &docs {
-        for s in &d.sections {
-            for r in s.rows.iter().filter(|r| usable(r)) {
-                by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| job_pos_by_key[&*r.job]);
-            }
-        }
+    for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
+        by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| job_pos_by_key[&*r.job]);
     }
-    let job_pos = JobPos(by_ptr);
-    let mut jobs: Vec<Job> = job_keys
+    let jobs = job_keys
         .iter()
         .map(|k| Job {
             id: model::job_id(&k.testcase, &k.machine, &k.params),
             testcase: k.testcase.clone(),
             machine: k.machine.clone(),
             params: k.params.clone(),
-            script: None,
+            ..Default::default()
         })
         .collect();
+    (jobs, JobPos(by_ptr))
+}
 
-    // scripts, reports, points
-    let mut scripts = BTreeMap::new();
-    let mut reports = Vec::new();
-    let mut series: BTreeMap<(u32, String), Points> = BTreeMap::new();
-    let mut fail_metrics: BTreeSet<String> = BTreeSet::new();
-    let mut perf_metrics: BTreeSet<String> = BTreeSet::new();
-    let mut rows_total = 0;
+/// What the points stage collects.
+#[derive(Default)]
+struct Collected {
+    reports: Vec<ReportMeta>,
+    series: BTreeMap<(u32, String), Points>,
+    fail_metrics: BTreeSet<String>,
+    perf_metrics: BTreeSet<String>,
+    rows: usize,
+}
+
+/// Reports and their observations: every usable row's value per column becomes a point.
+fn points_stage(
+    docs: &[Document],
+    doc_time: &[Option<i64>],
+    pos_of: &dyn Fn(&str) -> u32,
+    jobs: &mut [Job],
+    job_pos: &JobPos,
+) -> Collected {
+    let mut out = Collected::default();
     for (ri, d) in docs.iter().enumerate() {
         // observations already taken from this report: (job, metric, commit, mean bits)
         let mut taken: HashSet<(u32, &str, u32, u64)> = HashSet::new();
-        let script_hash = d.script.as_ref().map(|s| {
-            let h = paths::hash_hex(s.as_bytes());
-            scripts.insert(h.clone(), s.clone());
-            h
-        });
+        let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
         let mut sections = Vec::new();
         for (si, s) in d.sections.iter().enumerate() {
-            rows_total += s.rows.len();
+            out.rows += s.rows.len();
             let cols: Vec<u32> = s.commits.iter().map(|c| pos_of(c)).collect();
             let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
             if si == 0 {
@@ -609,48 +649,17 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             for r in s.rows.iter().filter(|r| usable(r)) {
                 let j = job_pos.of(&r.job);
                 if r.kind == RowKind::Fail {
-                    fail_metrics.insert(r.metric.clone());
+                    out.fail_metrics.insert(r.metric.clone());
                 } else {
-                    perf_metrics.insert(r.metric.clone());
+                    out.perf_metrics.insert(r.metric.clone());
                 }
-                let p = series.entry((j, r.metric.clone())).or_default();
-                for (c, &commit) in cols.iter().enumerate() {
-                    let (mean, fails) = if r.kind == RowKind::Fail {
-                        let f = r.fails.get(c).copied().flatten();
-                        let n = r.runs.get(c).copied().flatten();
-                        match (f, n) {
-                            (Some(f), Some(n)) if n > 0 => (Some(100.0 * f as f64 / n as f64), Some(f)),
-                            _ => (None, None),
-                        }
-                    } else {
-                        (r.values.get(c).copied().flatten(), None)
-                    };
-                    let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
-                    // the same observation twice in one report (a base column repeated per table)
-                    if !taken.insert((j, r.metric.as_str(), commit, mean.to_bits())) {
-                        continue;
-                    }
-                    p.commit.push(commit);
-                    p.mean.push(Some(mean));
-                    p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
-                    p.runs.push(r.runs.get(c).copied().flatten());
-                    p.report.push(ri as u32);
-                    p.change.push(if c == 0 {
-                        None
-                    } else {
-                        r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite())
-                    });
-                    p.base.push(if c == 0 { None } else { Some(cols[0]) });
-                    p.fails.push(fails);
-                    p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
-                }
+                let p = out.series.entry((j, r.metric.clone())).or_default();
+                push_row_points(p, r, &cols, ri as u32, j, &mut taken);
             }
         }
-        let id = match &d.message_id {
-            Some(m) => paths::hash_hex(m.as_bytes()),
-            None => paths::hash_hex(report_key(d).as_bytes()),
-        };
-        reports.push(ReportMeta {
+        let id = report_id(d);
+        out.reports.push(ReportMeta {
+            doc: paths::report_doc(&id),
             id,
             kind: d.kind,
             source: d.source.clone(),
@@ -658,10 +667,8 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             subject: d.subject.clone(),
             from: d.from.clone(),
             date: d.date.clone(),
-            url: match (&d.message_id, d.kind) {
-                (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{}/", mid_escape(m))),
-                _ => None,
-            },
+            time: doc_time[ri],
+            url: lore_url(d),
             materials_url: d.materials_url.clone(),
             script: script_hash,
             sections,
@@ -669,24 +676,67 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
         });
     }
     // sort each series' observations by commit order, then report
-    for p in series.values_mut() {
+    for p in out.series.values_mut() {
         sort_points(p);
     }
+    out
+}
 
-    // metrics
-    let metric_names: BTreeSet<&String> = series.keys().map(|(_, m)| m).collect();
-    let metrics: Vec<MetricInfo> = metric_names
-        .iter()
-        .map(|m| MetricInfo {
-            name: (*m).clone(),
-            direction: (opts.weight)(m),
-            kpi: is_kpi(m),
-            fail: fail_metrics.contains(*m) && !perf_metrics.contains(*m),
-        })
-        .collect();
-    let metric_pos: HashMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
+/// The stable id of a report: a hash of its Message-ID, else of its content.
+pub fn report_id(d: &Document) -> String {
+    match &d.message_id {
+        Some(m) => paths::hash_hex(m.as_bytes()),
+        None => paths::hash_hex(report_key(d).as_bytes()),
+    }
+}
 
-    // headlines, newest report first
+/// `https://lore.kernel.org/all/<Message-ID>/` for a mail with a Message-ID.
+pub fn lore_url(d: &Document) -> Option<String> {
+    match (&d.message_id, d.kind) {
+        (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{}/", mid_escape(m))),
+        _ => None,
+    }
+}
+
+/// One row's observations (one per column) appended to its series.
+fn push_row_points<'a>(
+    p: &mut Points,
+    r: &'a crate::doc::Row,
+    cols: &[u32],
+    report: u32,
+    j: u32,
+    taken: &mut HashSet<(u32, &'a str, u32, u64)>,
+) {
+    for (c, &commit) in cols.iter().enumerate() {
+        let (mean, fails) = if r.kind == RowKind::Fail {
+            let f = r.fails.get(c).copied().flatten();
+            let n = r.runs.get(c).copied().flatten();
+            match (f, n) {
+                (Some(f), Some(n)) if n > 0 => (Some(100.0 * f as f64 / n as f64), Some(f)),
+                _ => (None, None),
+            }
+        } else {
+            (r.values.get(c).copied().flatten(), None)
+        };
+        let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
+        // the same observation twice in one report (a base column repeated per table)
+        if !taken.insert((j, r.metric.as_str(), commit, mean.to_bits())) {
+            continue;
+        }
+        p.commit.push(commit);
+        p.mean.push(Some(mean));
+        p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
+        p.runs.push(r.runs.get(c).copied().flatten());
+        p.report.push(report);
+        p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
+        p.base.push(if c == 0 { None } else { Some(cols[0]) });
+        p.fails.push(fails);
+        p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
+    }
+}
+
+/// The changes the reports' headlines state, newest report first, resolved to their rows.
+fn headlines_stage(docs: &[Document], pos_of: &dyn Fn(&str) -> u32, job_pos: &JobPos, opts: &Options) -> Vec<Headline> {
     let mut headlines = Vec::new();
     for (ri, d) in docs.iter().enumerate().rev() {
         for h in &d.headlines {
@@ -728,109 +778,85 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
             });
         }
     }
+    headlines
+}
 
-    // testcases
-    let mut tcs: BTreeMap<&str, TestcaseInfo> = BTreeMap::new();
-    for (i, j) in jobs.iter().enumerate() {
-        tcs.entry(&j.testcase)
-            .or_insert_with(|| TestcaseInfo { name: j.testcase.clone(), ..Default::default() })
-            .jobs
-            .push(i as u32);
-    }
-    let mut tc_metrics: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
-    for (j, m) in series.keys() {
-        tc_metrics.entry(&jobs[*j as usize].testcase).or_default().insert(metric_pos[m.as_str()]);
-    }
-    for (tc, info) in tcs.iter_mut() {
-        info.metrics = tc_metrics.get(tc).map(|s| s.iter().copied().collect()).unwrap_or_default();
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-        for h in headlines.iter().filter(|h| h.testcase == *tc) {
-            *counts.entry(&h.metric).or_default() += 1;
+/// A testcase's metrics (sorted), its summary, and its stated and detected changes.
+fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData {
+    let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
+    let (table, commits) = commits_stage(&docs, &doc_time, opts);
+    let commit_pos: HashMap<&str, u32> = commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+    let pos_of = |id: &str| commit_pos[table.canonical(id)];
+    let (mut jobs, job_pos) = jobs_stage(&docs);
+    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos);
+    let metrics: Vec<MetricInfo> = {
+        let mut n: BTreeMap<&str, u32> = BTreeMap::new();
+        for (_, m) in col.series.keys() {
+            *n.entry(m).or_default() += 1;
         }
-        let mut hm: Vec<(&str, usize)> = counts.into_iter().collect();
-        hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        info.headline_metrics = hm.into_iter().map(|(m, _)| m.to_string()).collect();
-    }
-    let testcases: Vec<TestcaseInfo> = tcs.into_values().collect();
-
-    // shards
-    let mut by_tc_metric: BTreeMap<(String, String), Vec<SeriesData>> = BTreeMap::new();
-    let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
-    let mut points_total = 0;
-    for ((j, m), p) in &series {
-        points_total += p.len();
-        let sd = SeriesData { job: *j, metric: m.clone(), points: compact(p.clone()) };
-        by_tc_metric.entry((jobs[*j as usize].testcase.clone(), m.clone())).or_default().push(sd.clone());
-        by_job.entry(*j).or_default().push(sd);
-    }
-    let series_shards: Vec<SeriesShard> = by_tc_metric
-        .into_iter()
-        .map(|((tc, m), s)| SeriesShard {
-            schema: SCHEMA_VERSION,
-            generation: String::new(),
-            testcase: tc,
-            metric: m,
-            series: s,
-        })
-        .collect();
-    let job_shards: Vec<JobShard> = by_job
-        .into_iter()
-        .map(|(j, s)| JobShard {
-            schema: SCHEMA_VERSION,
-            generation: String::new(),
-            job: jobs[j as usize].id.clone(),
-            series: s,
-        })
-        .collect();
-
-    // changes: stated by reports, and steps found along series
-    let headline_keys: HashSet<(u32, u32, &str)> =
-        headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-    let mut changes_by_tc: BTreeMap<String, Vec<ChangeRecord>> = BTreeMap::new();
-    for ((j, m), p) in &series {
-        let weight = (opts.weight)(m);
-        let out = changes_by_tc.entry(jobs[*j as usize].testcase.clone()).or_default();
-        stated_changes(*j, m, p, weight, &headline_keys, out);
-        if (0..p.len()).all(|k| !p.is_fail(k)) {
-            detected_changes(*j, m, p, weight, out);
-        }
-    }
-    let mut testcases = testcases;
-    for t in &mut testcases {
-        t.detected =
-            changes_by_tc.get(&t.name).map_or(0, |c| c.iter().filter(|r| r.source == ChangeSource::Detected).count());
-    }
-    let changes: Vec<ChangesShard> = changes_by_tc
-        .into_iter()
-        .map(|(testcase, changes)| ChangesShard {
-            schema: SCHEMA_VERSION,
-            generation: String::new(),
-            testcase,
-            changes,
-        })
-        .collect();
-
-    let totals = Totals {
-        reports: reports.len(),
-        jobs: jobs.len(),
-        series: series.len(),
-        points: points_total,
-        rows: rows_total,
+        n.into_iter()
+            .map(|(m, series)| MetricInfo {
+                name: m.to_string(),
+                direction: (opts.weight)(m),
+                kpi: is_kpi(m),
+                fail: col.fail_metrics.contains(m) && !col.perf_metrics.contains(m),
+                series,
+                chunk: 0,
+            })
+            .collect()
     };
-    let index = Index {
+    let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts);
+    let changes = changes_stage(&col.series, &headlines, opts);
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in headlines.iter().filter(|h| h.testcase == tc || h.testcase.is_empty()) {
+        *counts.entry(&h.metric).or_default() += 1;
+    }
+    let mut hm: Vec<(&str, usize)> = counts.into_iter().collect();
+    hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let info = TestcaseInfo {
+        name: tc.to_string(),
+        jobs: (0..jobs.len() as u32).collect(),
+        metrics: (0..metrics.len() as u32).collect(),
+        headline_metrics: hm.into_iter().map(|(m, _)| m.to_string()).collect(),
+        detected: changes.iter().filter(|c| c.source == ChangeSource::Detected).count(),
+        loaded: false,
+    };
+    let totals = Totals {
+        reports: col.reports.len(),
+        jobs: jobs.len(),
+        series: col.series.len(),
+        points: col.series.values().map(Points::len).sum(),
+        rows: col.rows,
+    };
+    let catalog = Index {
         schema: SCHEMA_VERSION,
         generation: String::new(),
         commits,
-        reports,
+        reports: col.reports,
         jobs,
         metrics,
-        testcases,
+        testcases: vec![info],
         headlines,
         totals,
+        chunks: vec![],
+        changes: None,
     };
-    let mut data = Dataset { index, series: series_shards, jobs: job_shards, changes, scripts };
-    data.stamp_generation();
-    (data, duplicates)
+    TestcaseData { name: tc.to_string(), catalog, series: col.series, changes, rows: col.rows }
+}
+
+/// Changes: stated by reports, and steps found along series.
+fn changes_stage(series: &BTreeMap<(u32, String), Points>, headlines: &[Headline], opts: &Options) -> Vec<ChangeRecord> {
+    let headline_keys: HashSet<(u32, u32, &str)> =
+        headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+    let mut out = Vec::new();
+    for ((j, m), p) in series {
+        let weight = (opts.weight)(m);
+        stated_changes(*j, m, p, weight, &headline_keys, &mut out);
+        if (0..p.len()).all(|k| !p.is_fail(k)) {
+            detected_changes(*j, m, p, weight, &mut out);
+        }
+    }
+    out
 }
 
 /// The changes the reports state for one series: each observation with a change, against the
@@ -975,7 +1001,7 @@ fn sort_points(p: &mut Points) {
 }
 
 /// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.
-fn compact(mut p: Points) -> Points {
+pub(crate) fn compact(mut p: Points) -> Points {
     if p.fails.iter().all(Option::is_none) {
         p.fails.clear();
     }

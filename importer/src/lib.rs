@@ -7,10 +7,14 @@
 
 pub mod build;
 pub mod compare;
+pub mod dataset;
 pub mod direction;
 pub mod doc;
+pub mod incremental;
+pub mod docfile;
 pub mod input;
 pub mod mail;
+pub mod pack;
 pub mod publish;
 pub mod report;
 pub mod resultroot;

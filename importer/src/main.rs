@@ -23,9 +23,13 @@ struct Cli {
 enum Cmd {
     /// Import reports and result roots and write the explorer's data directory.
     Import {
-        /// Output directory (the site's `data/`).
-        #[arg(long, default_value = "data")]
+        /// Output directory (the site's `data/`), rebuilt from the inputs.
+        #[arg(long, default_value = "data", conflicts_with = "into")]
         out: PathBuf,
+        /// Add the inputs to this existing dataset instead (only the testcases they touch are rebuilt;
+        /// the result is the same as a full import of everything). Pass the same --git-log and --commit-url.
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
         /// Commit URL template, `{sha}` replaced by the commit id (default: per tree, e.g. git.kernel.org cgit).
         #[arg(long, value_name = "TEMPLATE")]
         commit_url: Option<String>,
@@ -72,6 +76,11 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Verify a published dataset: every file the root names exists, parses, and is of this build.
+    Check {
+        /// The data directory.
+        dir: PathBuf,
+    },
     /// Print every comparison-table row as read, one JSON object per line.
     Rows {
         /// Report files (.txt, .eml, mbox, .gz) or directories (recursed).
@@ -96,7 +105,21 @@ fn main() {
 fn run(cli: Cli) -> Result<bool> {
     match cli.cmd {
         Cmd::Rows { paths } => rows(&paths),
-        Cmd::Import { out, commit_url, git_log, paths } => import(&out, commit_url, git_log, &paths),
+        Cmd::Import { out, into, commit_url, git_log, paths } => import(&out, into.as_deref(), commit_url, git_log, &paths),
+        Cmd::Check { dir } => {
+            let start = Instant::now();
+            let (problems, checked) = importer::dataset::check(&dir);
+            for p in &problems {
+                eprintln!("error: {}: {p}", dir.display());
+            }
+            eprintln!(
+                "lkpx check: {checked} files checked in {}: {} in {:.2}s",
+                dir.display(),
+                if problems.is_empty() { "the dataset is whole".to_string() } else { format!("{} problem(s)", problems.len()) },
+                start.elapsed().as_secs_f64()
+            );
+            Ok(!problems.is_empty())
+        }
         Cmd::Synth { size, out, result_roots, roots_out, seed } => {
             let start = Instant::now();
             let mut shape = importer::synth::Shape::named(&size)
@@ -158,8 +181,69 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
     Ok(failed)
 }
 
+/// What reading the inputs gave.
+struct Read {
+    docs: Vec<importer::doc::Document>,
+    bytes: usize,
+    skipped: usize,
+    errors: usize,
+    roots: usize,
+    files: usize,
+}
+
+/// Read every input (in parallel), printing errors and skips in input order.
+fn read_inputs(paths: &[PathBuf]) -> Read {
+    use rayon::prelude::*;
+    let inputs = input::collect(paths);
+    for e in &inputs.errors {
+        eprintln!("error: {e}");
+    }
+    let units: Vec<(bool, &PathBuf)> =
+        inputs.result_roots.iter().map(|d| (true, d)).chain(inputs.files.iter().map(|f| (false, f))).collect();
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new(units.len() as u64);
+        pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len}").expect("valid template"));
+        pb
+    });
+    let results: Vec<input::FileResult> = units
+        .par_iter()
+        .map(|(is_root, f)| {
+            let r = if *is_root { input::read_result_root(f) } else { input::read_file(f) };
+            if let Some(pb) = &progress {
+                pb.inc(1);
+            }
+            r
+        })
+        .collect();
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    let mut read = Read {
+        docs: Vec::new(),
+        bytes: 0,
+        skipped: 0,
+        errors: inputs.errors.len(),
+        roots: inputs.result_roots.len(),
+        files: inputs.files.len(),
+    };
+    for r in results {
+        read.bytes += r.bytes;
+        for e in &r.errors {
+            eprintln!("error: {e}");
+        }
+        read.errors += r.errors.len();
+        if let Some(why) = &r.skipped {
+            read.skipped += 1;
+            eprintln!("skipped: {}: {why}", r.path);
+        }
+        read.docs.extend(r.docs);
+    }
+    read
+}
+
 fn import(
     out: &std::path::Path,
+    into: Option<&std::path::Path>,
     commit_url: Option<String>,
     git_log: Option<PathBuf>,
     paths: &[PathBuf],
@@ -179,77 +263,44 @@ fn import(
     if let Some(t) = &commit_url {
         anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
     }
-    let inputs = input::collect(paths);
-    for e in &inputs.errors {
-        eprintln!("error: {e}");
-    }
-    failed |= !inputs.errors.is_empty();
-    let units: Vec<(bool, &PathBuf)> =
-        inputs.result_roots.iter().map(|d| (true, d)).chain(inputs.files.iter().map(|f| (false, f))).collect();
-    let progress = std::io::stderr().is_terminal().then(|| {
-        let pb = indicatif::ProgressBar::new(units.len() as u64);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}").expect("valid template"),
-        );
-        pb
-    });
-    let mut docs = Vec::new();
-    let (mut bytes, mut skipped, mut errors) = (0usize, 0usize, inputs.errors.len());
-    for (is_root, f) in &units {
-        if let Some(pb) = &progress {
-            pb.set_message(f.display().to_string());
-        }
-        let r = if *is_root { input::read_result_root(f) } else { input::read_file(f) };
-        bytes += r.bytes;
-        for e in &r.errors {
-            let line = format!("error: {e}");
-            match &progress {
-                Some(pb) => pb.println(line),
-                None => eprintln!("{line}"),
-            }
-        }
-        errors += r.errors.len();
-        if let Some(why) = &r.skipped {
-            skipped += 1;
-            let line = format!("skipped: {}: {why}", r.path);
-            match &progress {
-                Some(pb) => pb.println(line),
-                None => eprintln!("{line}"),
-            }
-        }
-        docs.extend(r.docs);
-        if let Some(pb) = &progress {
-            pb.inc(1);
-        }
-    }
-    if let Some(pb) = progress {
-        pb.finish_and_clear();
-    }
-    failed |= errors > 0;
-    let read = docs.len();
+    let read = read_inputs(paths);
+    failed |= read.errors > 0;
+    let n_docs = read.docs.len();
     let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
     let opts = build::Options { commit_url, git_log: log, weight: &weight };
-    let (data, dups) = build::build(docs, &opts);
-    warn_dropped_reports(out, &data.index);
-    let written = publish::publish(&data, out).with_context(|| format!("writing {}", out.display()))?;
+    let (written, root, dups, out) = match into {
+        Some(dir) => {
+            let r = importer::incremental::add(dir, read.docs, &opts).map_err(anyhow::Error::msg)?;
+            (r.written, r.root, r.duplicates, dir)
+        }
+        None => {
+            let (data, dups) = build::build(read.docs, &opts);
+            warn_dropped_reports(out, &data);
+            let (files, root) = importer::pack::files(&data);
+            let w = publish::publish(&files, &root, out, publish::Sweep::All)
+                .with_context(|| format!("writing {}", out.display()))?;
+            (w, root, dups, out)
+        }
+    };
     for w in written.over_budget() {
         eprintln!("lkpx: warning: {w}: the page will be slow to open or to answer");
     }
-    let t = &data.index.totals;
+    let t = &root.totals;
+    let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} commits; wrote {} files ({:.1} MB, {} changed, {} removed; index {} KB, largest shard {} KB) to {} in {:.2}s",
-        inputs.result_roots.len(),
-        inputs.files.len(),
-        bytes as f64 / 1e6,
-        read - dups,
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
+        read.roots,
+        read.files,
+        read.bytes as f64 / 1e6,
+        n_docs - dups,
         dups,
-        skipped,
-        errors,
+        read.skipped,
+        read.errors,
         t.rows,
         t.jobs,
         t.series,
         t.points,
-        data.index.commits.len(),
+        root.testcases.len(),
         written.files,
         written.bytes as f64 / 1e6,
         written.changed,
@@ -257,22 +308,22 @@ fn import(
         written.index_bytes >> 10,
         written.largest.0 >> 10,
         out.display(),
-        start.elapsed().as_secs_f64()
+        secs,
+        read.bytes as f64 / 1e6 / secs.max(1e-9)
     );
     Ok(failed)
 }
 
 /// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
 /// them, so nothing disappears unnoticed.
-fn warn_dropped_reports(out: &std::path::Path, new: &model::Index) {
-    let Ok(bytes) = std::fs::read(out.join(model::paths::INDEX)) else { return };
-    let Ok(old) = serde_json::from_slice::<model::Index>(&bytes) else { return };
+fn warn_dropped_reports(out: &std::path::Path, new: &build::Dataset) {
+    let Ok(old) = importer::dataset::Published::open(out) else { return };
     let ids: std::collections::HashSet<&str> = new.reports.iter().map(|r| r.id.as_str()).collect();
     let gone: Vec<&str> =
-        old.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
+        old.index.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
     if !gone.is_empty() {
         eprintln!(
-            "lkpx: note: {} report(s) in {} are not among the inputs and are dropped (import rebuilds from its inputs; pass them again to keep them): {}{}",
+            "lkpx: note: {} report(s) in {} are not among the inputs and are dropped (import rebuilds from its inputs; pass them again, or use --into to add): {}{}",
             gone.len(),
             out.display(),
             gone.iter().take(5).copied().collect::<Vec<_>>().join(", "),

@@ -1,11 +1,12 @@
-//! Writing the published data: every file through a temporary file and a rename (never
-//! half-written), unchanged files left alone, files of an earlier run that are no longer part
-//! of the dataset removed, and the index written last, so a page that opens after the run sees a
-//! complete set. A page opened before it holds the old index: every file carries the generation of
-//! its build, and the page refuses shards of another generation with a "reload" message.
+//! Writing the published data durably without an fsync per file. Every file but the root is
+//! either named by a hash of its bytes (written once, never changed under its name) or a report
+//! document replaced by rename; new files go in beside the old ones, one `syncfs` makes them
+//! durable, and only then is `index.json` (the root, which names everything else) replaced by an
+//! atomic rename. A run killed at any point leaves the previous root and every file it names in
+//! place; files no root names any more are removed after the switch.
 
-use crate::build::Dataset;
-use model::paths;
+use crate::pack::File;
+use model::{paths, Root};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,15 +18,15 @@ pub struct Written {
     pub bytes: u64,
     pub changed: usize,
     pub removed: usize,
-    /// The largest file written other than the index: (bytes, path relative to the output).
+    /// The largest file written other than the root: (bytes, path relative to the output).
     pub largest: (u64, String),
     pub index_bytes: u64,
 }
 
-/// Size budgets of the layout: the index is fetched before the first chart and every shard on
-/// a click, so either growing past these makes the page slow to open or to answer.
-pub const INDEX_BUDGET: u64 = 4 << 20;
-pub const SHARD_BUDGET: u64 = 2 << 20;
+/// Size budgets of the layout: the root is fetched before the first screen and a catalog or a
+/// chunk on a click, so either growing past these makes the page slow to open or to answer.
+pub const INDEX_BUDGET: u64 = 512 << 10;
+pub const SHARD_BUDGET: u64 = 4 << 20;
 
 impl Written {
     /// Warnings for files over their budget.
@@ -35,91 +36,120 @@ impl Written {
             out.push(format!("index.json is {} KB (budget {} KB)", self.index_bytes >> 10, INDEX_BUDGET >> 10));
         }
         if self.largest.0 > SHARD_BUDGET {
-            out.push(format!(
-                "{} is {} KB (shard budget {} KB)",
-                self.largest.1,
-                self.largest.0 >> 10,
-                SHARD_BUDGET >> 10
-            ));
+            out.push(format!("{} is {} KB (file budget {} KB)", self.largest.1, self.largest.0 >> 10, SHARD_BUDGET >> 10));
         }
         out
     }
 }
 
-/// Write `data` under `out`.
-pub fn publish(data: &Dataset, out: &Path) -> std::io::Result<Written> {
+/// Which files a publish may remove after the switch.
+pub enum Sweep<'a> {
+    /// Everything under the published directories that this publish did not write (a full build).
+    All,
+    /// Only these (files of the testcases an incremental import rebuilt, no longer named).
+    Only(&'a [String]),
+}
+
+/// Write `files` and then `root` under `out`.
+pub fn publish(files: &[File], root: &Root, out: &Path, sweep: Sweep) -> std::io::Result<Written> {
     std::fs::create_dir_all(out)?;
     let mut w = Written::default();
     let mut keep: BTreeSet<PathBuf> = BTreeSet::new();
-    for s in &data.series {
-        let rel = paths::series_shard(&s.testcase, &s.metric);
-        write_json(out, &rel, s, &mut w, &mut keep)?;
+    let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
+    for (rel, bytes) in files {
+        let path = out.join(rel);
+        w.files += 1;
+        w.bytes += bytes.len() as u64;
+        if bytes.len() as u64 > w.largest.0 {
+            w.largest = (bytes.len() as u64, rel.clone());
+        }
+        if write_new(&path, bytes, is_hash_named(rel), &mut dirs)? {
+            w.changed += 1;
+        }
+        keep.insert(path);
     }
-    for j in &data.jobs {
-        let rel = paths::job_shard(&j.job);
-        write_json(out, &rel, j, &mut w, &mut keep)?;
-    }
-    for c in &data.changes {
-        write_json(out, &paths::changes(&c.testcase), c, &mut w, &mut keep)?;
-    }
-    for (hash, text) in &data.scripts {
-        write_file(out, &paths::script(hash), text.as_bytes(), &mut w, &mut keep)?;
-    }
-    // remove what an earlier run wrote and this one did not
-    for dir in ["s", "j", "c", "r"] {
-        w.removed += remove_stale(&out.join(dir), &keep)?;
-    }
-    write_json(out, paths::INDEX, &data.index, &mut w, &mut keep)?;
+    sync_dir(out)?;
+    let bytes = crate::pack::json(root);
+    w.index_bytes = bytes.len() as u64;
+    w.files += 1;
+    w.bytes += bytes.len() as u64;
+    replace_root(out, &bytes)?;
+    keep.insert(out.join(paths::INDEX));
+    w.removed = match sweep {
+        Sweep::All => paths::DIRS.iter().map(|d| remove_stale(&out.join(d), &keep)).sum::<std::io::Result<usize>>()?,
+        Sweep::Only(rels) => {
+            let mut n = 0;
+            for rel in rels.iter().filter(|r| !keep.contains(&out.join(r))) {
+                if std::fs::remove_file(out.join(rel)).is_ok() {
+                    n += 1;
+                }
+            }
+            n
+        }
+    };
     Ok(w)
 }
 
-/// `v` as JSON (plus a newline) through `write_file`.
-pub fn write_json<T: serde::Serialize>(
-    out: &Path,
-    rel: &str,
-    v: &T,
-    w: &mut Written,
-    keep: &mut BTreeSet<PathBuf>,
-) -> std::io::Result<()> {
-    let mut bytes = serde_json::to_vec(v).map_err(std::io::Error::other)?;
-    bytes.push(b'\n');
-    write_file(out, rel, &bytes, w, keep)
+/// Files named by their content hash: the same name means the same bytes.
+fn is_hash_named(rel: &str) -> bool {
+    !rel.starts_with("d/")
 }
 
-/// Atomic write: temp file in the same directory, fsync, rename. Identical content is not rewritten.
-pub fn write_file(
-    out: &Path,
-    rel: &str,
-    bytes: &[u8],
-    w: &mut Written,
-    keep: &mut BTreeSet<PathBuf>,
-) -> std::io::Result<()> {
-    let path = out.join(rel);
-    keep.insert(path.clone());
-    w.files += 1;
-    w.bytes += bytes.len() as u64;
-    if rel == paths::INDEX {
-        w.index_bytes = bytes.len() as u64;
-    } else if bytes.len() as u64 > w.largest.0 {
-        w.largest = (bytes.len() as u64, rel.to_string());
-    }
-    if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-        return Ok(());
+/// Write `bytes` at `path` through a temporary file and a rename, unless the file is already
+/// there (hash-named) or already holds these bytes. No fsync: `sync_dir` makes the lot durable.
+fn write_new(path: &Path, bytes: &[u8], hash_named: bool, dirs: &mut BTreeSet<PathBuf>) -> std::io::Result<bool> {
+    let same = if hash_named {
+        std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64)
+    } else {
+        std::fs::read(path).is_ok_and(|old| old == bytes)
+    };
+    if same {
+        return Ok(false);
     }
     let dir = path.parent().expect("published paths have a directory");
-    std::fs::create_dir_all(dir)?;
-    let tmp =
-        dir.join(format!(".{}.tmp-{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("f"), std::process::id()));
+    if dirs.insert(dir.to_path_buf()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = tmp_name(path);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })?;
+    Ok(true)
+}
+
+fn tmp_name(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("f");
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Flush everything written to the filesystem holding `dir` (one `syncfs`, not one fsync per file).
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    let f = std::fs::File::open(dir)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: syncfs takes any open file descriptor and only flushes; `f` outlives the call.
+        if unsafe { libc::syncfs(f.as_raw_fd()) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    f.sync_all()?;
+    Ok(())
+}
+
+/// The switch: the root through a synced temporary file, renamed over the old one, directory synced.
+fn replace_root(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = out.join(paths::INDEX);
+    let tmp = tmp_name(&path);
     {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
     }
-    std::fs::rename(&tmp, &path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })?;
-    w.changed += 1;
-    Ok(())
+    std::fs::rename(&tmp, &path)?;
+    std::fs::File::open(out)?.sync_all()
 }
 
 fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> {
@@ -140,6 +170,11 @@ fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> 
     Ok(removed)
 }
 
+/// `v` as JSON (plus a newline) written atomically at `out/rel` (synthetic data, tests).
+pub fn write_json<T: serde::Serialize>(out: &Path, rel: &str, v: &T) -> std::io::Result<()> {
+    write_new(&out.join(rel), &crate::pack::json(v), false, &mut BTreeSet::new()).map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +188,26 @@ mod tests {
         w.largest.0 += 1;
         let warnings = w.over_budget();
         assert_eq!(warnings.len(), 2);
-        assert!(warnings[1].starts_with("s/x/y.json is 2048 KB"), "{warnings:?}");
+        assert!(warnings[1].starts_with("s/x/y.json is 4096 KB"), "{warnings:?}");
+    }
+
+    #[test]
+    fn stale_files_are_removed_and_kept_ones_stay() {
+        let dir = std::env::temp_dir().join(format!("lkpx-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let files: Vec<File> = vec![("s/a/1.json".into(), b"one\n".to_vec()), ("d/x.json".into(), b"x\n".to_vec())];
+        let root = Root { schema: model::SCHEMA_VERSION, ..Default::default() };
+        std::fs::create_dir_all(dir.join("s/old")).unwrap();
+        std::fs::write(dir.join("s/old/2.json"), "old").unwrap();
+        std::fs::write(dir.join("s/a/.1.json.tmp-1"), "half").ok();
+        let w = publish(&files, &root, &dir, Sweep::All).unwrap();
+        assert_eq!(w.removed, 1);
+        assert!(!dir.join("s/old").exists(), "an emptied directory goes too");
+        assert_eq!(std::fs::read(dir.join("s/a/1.json")).unwrap(), b"one\n");
+        assert!(dir.join("index.json").exists());
+        // a second publish of the same files changes nothing
+        let w = publish(&files, &root, &dir, Sweep::All).unwrap();
+        assert_eq!((w.changed, w.removed), (0, 0));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

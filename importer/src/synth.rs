@@ -6,14 +6,14 @@
 //! Everything it makes says it is synthetic (commit subjects, report subjects), so it can never
 //! pass for real measurements.
 
-use crate::publish::{write_file, write_json, Written};
+use crate::build::GitLogEntry;
+use crate::doc::{Document, JobKey, Row, Section};
+use crate::publish::Written;
 use model::rng::XorShift as Rng;
-use model::{
-    paths, ChangesShard, Commit, Headline, Index, Job, JobShard, MetricInfo, Params, Points, ReportMeta, SectionMeta,
-    SeriesData, SeriesShard, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
-};
-use std::collections::{BTreeMap, BTreeSet};
+use model::{paths, Params, SourceKind, Totals};
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Shape of a synthetic dataset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,49 +110,23 @@ fn metric_names(tc: usize, n: usize) -> Vec<(String, i8)> {
     out
 }
 
-/// Write a synthetic published dataset under `out`. Returns what was written and the totals.
-pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
-    let mut rng = Rng::new(shape.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut w = Written::default();
-    // shards are written before the index exists: the generation is the shape's identity
-    let generation = paths::hash_hex(format!("synth {shape:?}").as_bytes());
-    let mut keep = BTreeSet::new();
-    let commits: Vec<Commit> = (0..shape.commits)
-        .map(|i| {
-            let id = format!("{:016x}{:016x}{:08x}", paths::Fnv::new().finish() ^ i as u64, shape.seed, i);
-            Commit {
-                url: Some(format!(
-                    "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/commit/?id={id}"
-                )),
-                id,
-                subject: Some(format!("synthetic commit {i}")),
-                tree: Some("https://git.kernel.org/cgit/linux/kernel/git/torvalds/linux.git".into()),
-                branch: Some("master".into()),
-                tag: None,
-                time: Some(1_700_000_000 + 86_400 * i as i64),
-            }
-        })
-        .collect();
-    // one synthetic report per commit after the first, comparing it with its parent
-    let mut reports: Vec<ReportMeta> = (1..shape.commits)
-        .map(|i| ReportMeta {
-            id: format!("synthetic-{i:05}"),
-            kind: SourceKind::ResultRoot,
-            source: format!("synthetic/{i}"),
-            subject: Some(format!("[synthetic] run {i}")),
-            sections: vec![],
-            ..Default::default()
-        })
-        .collect();
-    let script = "# synthetic dataset: no real reproduce script\n".to_string();
-    let script_hash = paths::hash_hex(script.as_bytes());
-    write_file(out, &paths::script(&script_hash), script.as_bytes(), &mut w, &mut keep)?;
+/// A synthetic commit id (40 hex digits) of commit `i`.
+fn commit_id(i: usize, seed: u64) -> String {
+    format!("{:016x}{:016x}{:08x}", paths::Fnv::new().finish() ^ i as u64, seed, i)
+}
 
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut metric_info: BTreeMap<String, MetricInfo> = BTreeMap::new();
-    let mut testcases = Vec::new();
-    let mut headlines = Vec::new();
-    let mut totals = Totals::default();
+/// The synthetic measurements as documents, one per testcase and commit (as lkp-tests result
+/// roots are: one column each), with a git log giving the commit order and subjects.
+pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
+    let mut rng = Rng::new(shape.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let log: Vec<GitLogEntry> = (0..shape.commits)
+        .map(|i| GitLogEntry {
+            sha: commit_id(i, shape.seed),
+            time: 1_700_000_000 + 86_400 * i as i64,
+            subject: format!("synthetic commit {i}"),
+        })
+        .collect();
+    let mut docs = Vec::new();
     for tc in 0..shape.testcases {
         let tc_name = if tc < TESTCASES.len() {
             TESTCASES[tc].0.to_string()
@@ -160,153 +134,101 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
             format!("{}-{tc}", TESTCASES[tc % TESTCASES.len()].0)
         };
         let metrics = metric_names(tc, shape.metrics_per_testcase);
-        let first_job = jobs.len();
-        for j in 0..shape.jobs_per_testcase {
-            let mut params = Params::new();
-            params.insert("fs".into(), FS[j % FS.len()].into());
-            params.insert("disk".into(), DISK[(j / FS.len()) % DISK.len()].into());
-            params.insert("nr_task".into(), NR_TASK[(j / (FS.len() * DISK.len())) % NR_TASK.len()].into());
-            params.insert("runtime".into(), "300s".into());
-            params.insert("compiler".into(), "gcc-12".into());
-            params.insert("kconfig".into(), "x86_64-rhel-9.4".into());
-            params.insert("rootfs".into(), "debian-12-x86_64-20240206.cgz".into());
-            let machine = MACHINES[(j / (FS.len() * DISK.len() * NR_TASK.len()) + tc) % MACHINES.len()].to_string();
-            let id = model::job_id(&tc_name, &machine, &params);
-            jobs.push(Job { id, testcase: tc_name.clone(), machine, params, script: Some(script_hash.clone()) });
-        }
-        let mut job_series: Vec<Vec<SeriesData>> = vec![Vec::new(); shape.jobs_per_testcase];
-        let mut changes = Vec::new();
-        let mut tc_metric_ids = Vec::new();
-        for (mi, (metric, dir)) in metrics.iter().enumerate() {
-            metric_info.entry(metric.clone()).or_insert_with(|| MetricInfo {
-                name: metric.clone(),
-                direction: *dir,
-                kpi: mi == 0,
-                fail: false,
-            });
-            tc_metric_ids.push(metric.clone());
-            let mut shard = SeriesShard {
-                schema: SCHEMA_VERSION,
-                generation: generation.clone(),
-                testcase: tc_name.clone(),
-                metric: metric.clone(),
-                series: vec![],
-            };
-            for (j, series_of_job) in job_series.iter_mut().enumerate() {
-                let job_pos = (first_job + j) as u32;
+        let jobs: Vec<Arc<JobKey>> = (0..shape.jobs_per_testcase).map(|j| Arc::new(job_key(&tc_name, tc, j))).collect();
+        // per (job, metric): level, noise, optional step
+        let mut series: Vec<(f64, f64, Option<usize>, f64)> = Vec::new();
+        for _ in 0..jobs.len() {
+            for (metric, _) in &metrics {
                 let absolute = model::stats::is_absolute_metric(metric);
-                let mut level = if absolute { 5.0 + 40.0 * rng.unit() } else { 10f64.powf(1.0 + 6.0 * rng.unit()) };
+                let level = if absolute { 5.0 + 40.0 * rng.unit() } else { 10f64.powf(1.0 + 6.0 * rng.unit()) };
                 let noise = 0.005 + 0.04 * rng.unit();
                 let step_at = if rng.unit() < 0.05 { Some(1 + rng.below(shape.commits - 1)) } else { None };
                 let step = if rng.unit() < 0.5 { 0.85 } else { 1.15 };
-                let mut p = Points::default();
-                let mut prev: Option<(u32, f64)> = None;
-                for c in 0..shape.commits {
-                    if Some(c) == step_at {
-                        level *= step;
-                    }
+                series.push((level, noise, step_at, step));
+            }
+        }
+        for c in 0..shape.commits {
+            let mut sections = Vec::new();
+            for (j, job) in jobs.iter().enumerate() {
+                let mut rows = Vec::new();
+                for (mi, (metric, _)) in metrics.iter().enumerate() {
+                    let (level, noise, step_at, step) = series[j * metrics.len() + mi];
                     if rng.unit() < 0.03 {
                         continue; // missing point
                     }
+                    let level = if step_at.is_some_and(|a| c >= a) { level * step } else { level };
                     let runs = 3 + rng.below(4) as u32;
                     let mean = level * (1.0 + noise * rng.normal() / (runs as f64).sqrt());
                     let sd_pct = (100.0 * noise * (0.5 + rng.unit())).round();
-                    p.commit.push(c as u32);
-                    p.mean.push(Some(crate::build::printed(mean)));
-                    p.stddev_pct.push((sd_pct > 2.0).then_some(sd_pct));
-                    p.runs.push(Some(runs));
-                    p.report.push(c.saturating_sub(1) as u32);
-                    match prev {
-                        Some((pc, pm)) if pc + 1 == c as u32 => {
-                            p.change.push(Some(crate::build::printed(model::stats::change(metric, pm, mean))));
-                            p.base.push(Some(pc));
-                        }
-                        _ => {
-                            p.change.push(None);
-                            p.base.push(None);
-                        }
-                    }
-                    prev = Some((c as u32, mean));
-                }
-                totals.points += p.len();
-                totals.series += 1;
-                if let (Some(at), 0) = (step_at, mi) {
-                    headlines.push(Headline {
-                        report: (at - 1) as u32,
-                        job: Some(job_pos),
-                        testcase: tc_name.clone(),
+                    rows.push(Row {
+                        job: job.clone(),
                         metric: metric.clone(),
-                        change: Some(100.0 * (step - 1.0)),
-                        word: match model::Direction::of(*dir, step - 1.0) {
-                            model::Direction::Regression => "regression".into(),
-                            _ => "improvement".into(),
-                        },
-                        base: Some((at - 1) as u32),
-                        head: Some(at as u32),
+                        values: vec![Some(crate::build::printed(mean))],
+                        stddev_pct: vec![(sd_pct > 2.0).then_some(sd_pct)],
+                        runs: vec![Some(runs)],
+                        ..Default::default()
                     });
                 }
-                crate::build::detected_changes(job_pos, metric, &p, *dir, &mut changes);
-                let sd = SeriesData { job: job_pos, metric: metric.clone(), points: p };
-                series_of_job.push(sd.clone());
-                shard.series.push(sd);
+                sections.push(Section { index: j, commits: vec![log[c].sha.clone()], machine_desc: None, rows });
             }
-            let rel = paths::series_shard(&tc_name, metric);
-            write_json(out, &rel, &shard, &mut w, &mut keep)?;
+            docs.push(Document {
+                source: format!("synthetic/{tc_name}/{c}"),
+                kind: SourceKind::ResultRoot,
+                subject: Some(format!("[synthetic] {tc_name} run {c}")),
+                date: Some(format!("{} +0000", date_of(log[c].time))),
+                script: Some("# synthetic dataset: no real reproduce script\n".into()),
+                script_is_file: true,
+                sections,
+                ..Default::default()
+            });
         }
-        let detected = changes.len();
-        let shard =
-            ChangesShard { schema: SCHEMA_VERSION, generation: generation.clone(), testcase: tc_name.clone(), changes };
-        write_json(out, &paths::changes(&tc_name), &shard, &mut w, &mut keep)?;
-        for (j, s) in job_series.into_iter().enumerate() {
-            let job = &jobs[first_job + j];
-            let shard =
-                JobShard { schema: SCHEMA_VERSION, generation: generation.clone(), job: job.id.clone(), series: s };
-            write_json(out, &paths::job_shard(&job.id), &shard, &mut w, &mut keep)?;
-        }
-        testcases.push((
-            tc_name,
-            (first_job..jobs.len()).map(|j| j as u32).collect::<Vec<_>>(),
-            tc_metric_ids,
-            metrics[0].0.clone(),
-            detected,
-        ));
     }
-    let metrics: Vec<MetricInfo> = metric_info.into_values().collect();
-    let pos: BTreeMap<&str, u32> = metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i as u32)).collect();
-    let testcases: Vec<TestcaseInfo> = testcases
-        .into_iter()
-        .map(|(name, jobs, ms, kpi, detected)| TestcaseInfo {
-            name,
-            jobs,
-            metrics: {
-                let mut v: Vec<u32> = ms.iter().map(|m| pos[m.as_str()]).collect();
-                v.sort();
-                v
-            },
-            headline_metrics: vec![kpi],
-            detected,
-        })
-        .collect();
-    // newest report first, as the importer orders headlines
-    headlines.sort_by(|a, b| b.report.cmp(&a.report).then(a.testcase.cmp(&b.testcase)));
-    for r in &mut reports {
-        r.sections = vec![SectionMeta { job: None, commits: vec![], rows: 0, machine: None }];
-    }
-    totals.reports = reports.len();
-    totals.jobs = jobs.len();
-    let index = Index {
-        schema: SCHEMA_VERSION,
-        generation: generation.clone(),
-        commits,
-        reports,
-        jobs,
-        metrics,
-        testcases,
-        headlines,
-        totals: totals.clone(),
+    (docs, log)
+}
+
+/// `1 Jan 2024 00:00:00`-style date of unix seconds (what `build::parse_date` reads).
+fn date_of(t: i64) -> String {
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    // civil from days (Howard Hinnant)
+    let z = t.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let s = t.rem_euclid(86_400);
+    format!("{d} {} {y} {:02}:{:02}:{:02}", MONTHS[(m - 1) as usize], s / 3600, s / 60 % 60, s % 60)
+}
+
+fn job_key(tc_name: &str, tc: usize, j: usize) -> JobKey {
+    let mut params = Params::new();
+    params.insert("fs".into(), FS[j % FS.len()].into());
+    params.insert("disk".into(), DISK[(j / FS.len()) % DISK.len()].into());
+    params.insert("nr_task".into(), NR_TASK[(j / (FS.len() * DISK.len())) % NR_TASK.len()].into());
+    params.insert("runtime".into(), "300s".into());
+    params.insert("compiler".into(), "gcc-12".into());
+    params.insert("kconfig".into(), "x86_64-rhel-9.4".into());
+    params.insert("rootfs".into(), "debian-12-x86_64-20240206.cgz".into());
+    let machine = MACHINES[(j / (FS.len() * DISK.len() * NR_TASK.len()) + tc) % MACHINES.len()].to_string();
+    JobKey { testcase: tc_name.to_string(), machine, params }
+}
+
+/// Write a synthetic published dataset under `out`, through the importer's own build, packing
+/// and publishing. Returns what was written and the totals.
+pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
+    let (docs, log) = documents(shape);
+    let weight = |m: &str| {
+        let ns = m.split('.').next().unwrap_or("");
+        TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2)
     };
-    write_json(out, paths::INDEX, &index, &mut w, &mut keep)?;
-    Ok((w, totals))
+    let opts = crate::build::Options { commit_url: None, git_log: log, weight: &weight };
+    let (data, _) = crate::build::build(docs, &opts);
+    let (files, root) = crate::pack::files(&data);
+    let w = crate::publish::publish(&files, &root, out, crate::publish::Sweep::All)?;
+    Ok((w, root.totals))
 }
 
 /// Write `n` lkp-tests result roots (commit directories with job.yaml, per-run stats.json and
@@ -361,14 +283,15 @@ mod tests {
         let (_, totals) = write_published(shape, &dir).unwrap();
         assert_eq!(totals.series, shape.series());
         assert!(totals.points > 9_000 && totals.points <= 10_000, "{}", totals.points);
-        let index: Index = serde_json::from_slice(&std::fs::read(dir.join(paths::INDEX)).unwrap()).unwrap();
+        let data = crate::dataset::Published::open(&dir).unwrap();
+        let index = &data.index;
         assert_eq!(index.jobs.len(), 10);
         let tc = &index.testcases[0];
         let metric = &index.metrics[tc.metrics[0] as usize].name;
-        let shard: SeriesShard =
-            serde_json::from_slice(&std::fs::read(dir.join(paths::series_shard(&tc.name, metric))).unwrap()).unwrap();
+        let shard = data.series(&tc.name, metric).unwrap();
         assert_eq!(shard.series.len(), 5);
         assert!(index.commits.iter().all(|c| c.subject.as_deref().unwrap().starts_with("synthetic")));
+        assert_eq!(date_of(1_700_000_000), "14 Nov 2023 22:13:20");
         // deterministic
         let again = dir.join("again");
         write_published(shape, &again).unwrap();

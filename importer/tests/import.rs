@@ -401,7 +401,8 @@ fn import_is_deterministic_and_complete() {
     assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
     assert!(ta == tb, "re-running import must give identical bytes");
     assert!(!ta.keys().any(|k| k.contains(".tmp")), "no temporary files left");
-    let index: model::Index = serde_json::from_slice(&ta["index.json"]).unwrap();
+    let data = importer::dataset::Published::open(&a).unwrap();
+    let index = &data.index;
     assert_eq!(index.schema, model::SCHEMA_VERSION);
     assert_eq!(index.reports.len(), 42);
     // the blogbench-on-xfs report: job, commits, links, script
@@ -423,8 +424,7 @@ fn import_is_deterministic_and_complete() {
     let base = index.commits.iter().position(|c| c.id.starts_with("4df0f7f145")).unwrap();
     let headp = index.commits.iter().position(|c| c.id == head.id).unwrap();
     assert!(base < headp, "base before head");
-    let shard: model::SeriesShard =
-        serde_json::from_slice(&ta[&model::paths::series_shard("blogbench", "blogbench.write_score")]).unwrap();
+    let shard = data.series("blogbench", "blogbench.write_score").unwrap();
     let s = shard.series.iter().find(|s| s.job as usize == job).unwrap();
     assert_eq!(s.points.mean, vec![Some(10702.0), Some(11259.0)]);
     assert_eq!(s.points.change, vec![None, Some(5.2)]);
@@ -448,7 +448,7 @@ fn import_is_deterministic_and_complete() {
         Some("https://download.01.org/0day-ci/archive/20240218/202402182000.f21279e1-oliver.sang@intel.com")
     );
     // a job shard holds every metric of its job
-    let js: model::JobShard = serde_json::from_slice(&ta[&model::paths::job_shard(&j.id)]).unwrap();
+    let js = data.job_shard(&j.id).unwrap();
     assert_eq!(js.series.len(), 39);
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
@@ -473,7 +473,8 @@ fn bad_input_is_reported_by_file_and_line_and_the_rest_is_imported() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("bad.txt:{bad_line}: column 2")), "{err}");
     assert!(err.contains("notes.txt: no comparison table found"), "{err}");
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let index = &data.index;
     assert_eq!(index.reports.len(), 2, "the good file and the rest of the bad one are imported");
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "/nonexistent/path"]);
     assert_eq!(code, 2);
@@ -541,7 +542,8 @@ fn reply_notes_git_log_order_and_commit_url_template() {
         "fixtures/seeds/002_e53dde8fe48f6a79.txt",
     ]);
     assert_eq!(code, 0, "{err}");
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let index = &data.index;
     let ids: Vec<&str> = index.commits.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -570,14 +572,12 @@ fn result_roots_import_with_per_run_values() {
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/lkp-tests/result_root/pmbench"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("1 result roots"), "{err}");
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let index = &data.index;
     assert_eq!(index.reports[0].kind, model::SourceKind::ResultRoot);
     let job = &index.jobs[0];
     assert_eq!((job.testcase.as_str(), job.machine.as_str()), ("pmbench", "lkp-bdw-ep6"));
-    let shard: model::SeriesShard = serde_json::from_slice(
-        &std::fs::read(out.join(model::paths::series_shard("pmbench", "mpstat.cpu.all.usr%"))).unwrap(),
-    )
-    .unwrap();
+    let shard = data.series("pmbench", "mpstat.cpu.all.usr%").unwrap();
     let p = &shard.series[0].points;
     assert_eq!(p.runs, vec![Some(3)]);
     assert_eq!(p.values[0].len(), 3, "per-run values kept");
@@ -632,9 +632,9 @@ fn changes_shards_list_stated_changes_with_their_headline() {
     let out = tmpdir("changes");
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/seeds", "fixtures/corpus/008.txt"]);
     assert_eq!(code, 0, "{err}");
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
-    let c: model::ChangesShard =
-        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes("fio-basic"))).unwrap()).unwrap();
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let index = &data.index;
+    let c = data.changes("fio-basic").unwrap();
     let two = c.changes.iter().find(|r| r.metric == "fio.latency_2ms%").unwrap();
     assert_eq!((two.base_mean, two.head_mean, two.change), (46.56, 53.61, 7.1));
     assert_eq!(two.kind, model::ChangeKind::Absolute);
@@ -642,8 +642,7 @@ fn changes_shards_list_stated_changes_with_their_headline() {
     assert_eq!(two.p_value, None, "run counts are not in the mail: no p-value is made up");
     assert_eq!(two.noise_ratio, Some(5.05), "7.05 / (46.56 * 3%)");
     assert!(index.reports[two.report.unwrap() as usize].notes[0].starts_with("This is not a regression"));
-    let aim7: model::ChangesShard =
-        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes("aim7"))).unwrap()).unwrap();
+    let aim7 = data.changes("aim7").unwrap();
     let jpm = aim7.changes.iter().find(|r| r.metric == "aim7.jobs-per-min").unwrap();
     assert_eq!(jpm.direction, model::Direction::Regression);
     assert_eq!(jpm.change, -6.3);
@@ -661,9 +660,8 @@ fn failure_rows_are_decided_per_observation() {
     let (code, _, err) =
         lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/corpus/009.txt", "fixtures/corpus/040.txt"]);
     assert_eq!(code, 0, "{err}");
-    let load = |tc: &str| -> model::ChangesShard {
-        serde_json::from_slice(&std::fs::read(out.join(model::paths::changes(tc))).unwrap()).unwrap()
-    };
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let load = |tc: &str| data.changes(tc).unwrap();
     let metric = "perf-profile.children.cycles-pp.error_entry";
     let fio = load("fio-basic");
     let failed = fio.changes.iter().find(|c| c.metric == metric).unwrap();
@@ -674,7 +672,8 @@ fn failure_rows_are_decided_per_observation() {
     assert_eq!(measured.kind, model::ChangeKind::Absolute, "a perf-profile value in 040");
     assert_eq!(measured.direction, model::Direction::Undefined);
     assert_eq!((measured.base_mean, measured.head_mean), (0.28, 0.11));
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let index = &data.index;
     assert!(!index.metrics.iter().find(|m| m.name == metric).unwrap().fail, "not only ever a failure statistic");
     let _ = std::fs::remove_dir_all(&out);
 }

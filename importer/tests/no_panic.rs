@@ -77,7 +77,8 @@ fn mutated_reports_never_panic() {
         // and on through the dataset build (dates, commit order, dedup, changes)
         if round % 10 == 0 {
             let (data, _) = importer::build::build(res.docs, &opts);
-            assert_eq!(data.index.generation.len(), 16);
+            let (_, root) = importer::pack::files(&data);
+            assert_eq!(root.generation.len(), 16);
         }
     }
     assert!(parsed > 1000, "the mutations must leave most tables readable ({parsed} rows)");

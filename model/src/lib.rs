@@ -4,6 +4,7 @@
 //! This crate knows nothing of the web or the filesystem: it is plain serde types and pure
 //! functions, so the native importer and the wasm app compile the same definitions.
 
+pub mod assemble;
 pub mod changes;
 pub mod paths;
 pub mod rng;
@@ -13,18 +14,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
 
-/// `data/index.json`: everything the first screen and the filters need, nothing per point.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A testcase's catalog, `data/t/<testcase>.<hash>.json` (published, one testcase, positions local
+/// to the file), and also the app's in-memory view of several loaded catalogs merged
+/// (`assemble::merge`, positions of the merged view).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Index {
     pub schema: u32,
-    /// Identity of this build of the data (a hash of the index). Shards carry their index's
-    /// value: positions in a shard are only meaningful with the index of the same generation.
-    #[serde(default)]
+    /// The root's generation in the merged view; empty in a published catalog (its name is its hash).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub generation: String,
     /// Commits in history order (oldest first). Points refer to them by position.
     pub commits: Vec<Commit>,
@@ -40,6 +42,13 @@ pub struct Index {
     pub headlines: Vec<Headline>,
     /// Totals, for the status line.
     pub totals: Totals,
+    /// Trend chunk files of this testcase (paths relative to the data directory); a metric's
+    /// `MetricInfo::chunk` is a position here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<String>,
+    /// The changes file of this testcase (the Changes view), when it has changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -72,6 +81,10 @@ pub struct Commit {
     /// Where to look at the commit (cgit, GitHub, ...), when it can be built.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// Date (unix seconds) of the first report naming the commit: orders commits of several
+    /// catalogs where neither `time` nor a report's base→head edge does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<i64>,
 }
 
 impl Commit {
@@ -106,6 +119,9 @@ pub struct ReportMeta {
     pub from: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
+    /// Unix seconds of `date` (reports are ordered by it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<i64>,
     /// `https://lore.kernel.org/all/<Message-ID>/` when the Message-ID is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -120,6 +136,9 @@ pub struct ReportMeta {
     /// Short notes on the report from its thread (e.g. a maintainer's "This is not a regression").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The report document (`paths::report_doc`): everything the mail said.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,6 +177,9 @@ pub struct Job {
     /// Reproduce script (content hash) of the most recent report of this job, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// The job's compare file (every metric of the job), path relative to the data directory.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub shard: String,
 }
 
 /// Stable key of a job: a hash of its testcase, machine and sorted parameters.
@@ -188,6 +210,16 @@ pub struct MetricInfo {
     /// failure row is `Points::is_fail`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fail: bool,
+    /// Position in `Index::chunks` of the trend chunk holding this metric (published catalogs).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub chunk: u32,
+    /// Number of series (jobs) measuring it.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub series: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -207,6 +239,10 @@ pub struct TestcaseInfo {
     /// trend fetches that shard for its step markers only when there are some.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub detected: usize,
+    /// In the app's merged view: this testcase's catalog is loaded (its jobs and metrics are
+    /// listed); else only the root's summary is known.
+    #[serde(skip)]
+    pub loaded: bool,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -280,13 +316,11 @@ impl Direction {
     }
 }
 
-/// `data/s/<testcase>/<hash>.json`: one metric of one testcase, every job's points.
-/// This is what a trend chart fetches.
+/// One metric of one testcase, every job's points: what a trend chart draws. Not a file of its
+/// own: the app takes it out of the metric's `TrendChunk` (`assemble::Remap::series_shard`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SeriesShard {
     pub schema: u32,
-    #[serde(default)]
-    pub generation: String,
     pub testcase: String,
     pub metric: String,
     pub series: Vec<SeriesData>,
@@ -352,23 +386,19 @@ impl Points {
     }
 }
 
-/// `data/j/<job-id>.json`: every metric of one job. This is what the compare table fetches.
+/// `data/j/<testcase>/<hash>.json`: every metric of one job. This is what the compare table fetches.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobShard {
     pub schema: u32,
-    #[serde(default)]
-    pub generation: String,
     pub job: String,
     pub series: Vec<SeriesData>,
 }
 
-/// `data/c/<testcase>.json`: every change of one testcase, stated by a report or detected along a
-/// series. This is what the Changes view fetches.
+/// `data/c/<testcase>.<hash>.json`: every change of one testcase, stated by a report or detected
+/// along a series. This is what the Changes view fetches (never the first screen).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChangesShard {
     pub schema: u32,
-    #[serde(default)]
-    pub generation: String,
     pub testcase: String,
     pub changes: Vec<ChangeRecord>,
 }
@@ -413,3 +443,6 @@ pub struct ChangeRecord {
     #[serde(default, skip_serializing_if = "is_false")]
     pub headline: bool,
 }
+
+pub use layout::*;
+mod layout;

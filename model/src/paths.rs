@@ -1,27 +1,49 @@
 //! The path of every published file, relative to the data directory. The importer writes these
 //! paths and the app fetches them; this module is the only place that spells them.
 
-/// The index: facets, commits, reports, metric names.
+/// The root index: testcases, facet values, totals, the newest reports. The only file with a
+/// fixed name, replaced atomically and last by an import: it is the pointer to everything else.
 pub const INDEX: &str = "index.json";
 
-/// Trend shard of one metric of one testcase.
-pub fn series_shard(testcase: &str, metric: &str) -> String {
-    format!("s/{}/{}.json", slug(testcase), hash_hex(metric.as_bytes()))
+/// Every directory an import writes (and whose unreferenced files it removes after the switch).
+pub const DIRS: [&str; 6] = ["t", "s", "j", "c", "d", "r"];
+
+/// A testcase's catalog, named by its content hash (`hash`: `hash_hex` of the bytes).
+pub fn catalog(testcase: &str, hash: &str) -> String {
+    format!("t/{}.{hash}.json", slug(testcase))
 }
 
-/// Compare shard of one job (all its metrics).
-pub fn job_shard(job_id: &str) -> String {
-    format!("j/{job_id}.json")
+/// A trend chunk of a testcase, named by its content hash.
+pub fn trend_chunk(testcase: &str, hash: &str) -> String {
+    format!("s/{}/{hash}.json", slug(testcase))
+}
+
+/// The compare file of a job, named by its content hash.
+pub fn job_shard(testcase: &str, hash: &str) -> String {
+    format!("j/{}/{hash}.json", slug(testcase))
 }
 
 /// Every change of one testcase (stated by reports or detected along series): the Changes view.
-pub fn changes(testcase: &str) -> String {
-    format!("c/{}.json", slug(testcase))
+pub fn changes(testcase: &str, hash: &str) -> String {
+    format!("c/{}.{hash}.json", slug(testcase))
+}
+
+/// The document of a report, by report id (stable: a report page links here).
+pub fn report_doc(report_id: &str) -> String {
+    format!("d/{report_id}.json")
 }
 
 /// A reproduce script, stored once per distinct text.
 pub fn script(hash: &str) -> String {
     format!("r/{hash}.sh")
+}
+
+/// Which trend chunk of `n` (a power of two) holds `metric`.
+pub fn chunk_of(metric: &str, n: u32) -> u32 {
+    let mut h = Fnv::new();
+    h.write(metric.as_bytes());
+    let x = h.finish();
+    ((x ^ (x >> 32)) as u32) & n.saturating_sub(1)
 }
 
 /// Content hash used for script names and report ids: 16 hex digits of FNV-1a 64.
@@ -89,18 +111,33 @@ mod tests {
 
     #[test]
     fn paths_are_stable_and_safe() {
-        assert_eq!(
-            series_shard("fio-basic", "fio.write_iops"),
-            format!("s/fio-basic/{}.json", hash_hex(b"fio.write_iops"))
-        );
+        assert_eq!(trend_chunk("fio-basic", "0123"), "s/fio-basic/0123.json");
+        assert_eq!(catalog("a/b", "ff"), format!("t/{}.ff.json", slug("a/b")));
         assert_eq!(hash_hex(b""), "cbf29ce484222325");
         assert_eq!(slug("fio-basic"), "fio-basic");
         let s = slug("a/b c");
         assert!(s.starts_with("a_b_c-") && s.len() == "a_b_c-".len() + 8, "{s}");
         assert_ne!(slug("a/b"), slug("a_b"));
         assert!(slug("..").starts_with("..-"));
-        assert_eq!(job_shard("00ff"), "j/00ff.json");
+        assert_eq!(job_shard("fio-basic", "00ff"), "j/fio-basic/00ff.json");
         assert_eq!(script("abc"), "r/abc.sh");
-        assert_eq!(changes("fio-basic"), "c/fio-basic.json");
+        assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json");
+        assert_eq!(report_doc("abc"), "d/abc.json");
+        // every path lives in one of the published directories
+        for p in [catalog("x", "1"), trend_chunk("x", "1"), job_shard("x", "1"), changes("x", "1"), report_doc("1"), script("1")] {
+            assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
+        }
+    }
+
+    #[test]
+    fn chunks_spread_metrics_and_stay_in_range() {
+        let mut seen = [0usize; 8];
+        for i in 0..800 {
+            let c = chunk_of(&format!("perf-profile.self.f{i}"), 8);
+            assert!(c < 8);
+            seen[c as usize] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 60), "{seen:?}");
+        assert_eq!(chunk_of("anything", 1), 0);
     }
 }

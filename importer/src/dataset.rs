@@ -1,0 +1,199 @@
+//! Reading a published dataset back: the root, catalogs merged as the app merges them, the
+//! files they name, and `lkpx check`, which verifies all of it.
+
+use model::assemble::{merge, Assembled};
+use model::{paths, ChangesShard, Index, JobShard, ReportDoc, Root, SeriesShard, TrendChunk, SCHEMA_VERSION};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// A published dataset, opened: the root and every catalog, merged.
+pub struct Published {
+    pub dir: PathBuf,
+    pub root: Root,
+    /// Every testcase's catalog merged (positions of the merged view).
+    pub index: Index,
+    pub assembled: Assembled,
+}
+
+/// Read and parse one published JSON file, checking its schema; errors name the file.
+pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
+    let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    #[derive(serde::Deserialize)]
+    struct Schema {
+        schema: u32,
+    }
+    match serde_json::from_slice::<Schema>(&bytes) {
+        Ok(s) if s.schema != SCHEMA_VERSION => {
+            return Err(format!("{rel}: data schema {}, this lkpx writes schema {SCHEMA_VERSION}", s.schema))
+        }
+        Err(e) => return Err(format!("{rel}: malformed JSON: {e}")),
+        Ok(_) => {}
+    }
+    serde_json::from_slice(&bytes).map_err(|e| format!("{rel}: malformed: {e}"))
+}
+
+impl Published {
+    pub fn open(dir: &Path) -> Result<Published, String> {
+        let root: Root = read(dir, paths::INDEX)?;
+        let mut cats = Vec::new();
+        for t in &root.testcases {
+            cats.push((t.catalog.clone(), read::<Index>(dir, &t.catalog)?));
+        }
+        let assembled = merge(&root, &cats)?;
+        Ok(Published { dir: dir.to_path_buf(), index: assembled.index.clone(), root, assembled })
+    }
+
+    fn part(&self, testcase: &str) -> Result<&model::assemble::Part, String> {
+        self.assembled.parts.get(testcase).ok_or_else(|| format!("no testcase {testcase}"))
+    }
+
+    /// The series of one metric of one testcase, in merged positions.
+    pub fn series(&self, testcase: &str, metric: &str) -> Result<SeriesShard, String> {
+        let part = self.part(testcase)?;
+        let rel = part.chunk_of(metric).ok_or_else(|| format!("{testcase} has no metric {metric}"))?;
+        let chunk: TrendChunk = read(&self.dir, rel)?;
+        part.series_shard(&chunk, metric).map_err(|e| format!("{rel}: {e}"))
+    }
+
+    /// The steps detected along one metric of one testcase.
+    pub fn detected(&self, testcase: &str, metric: &str) -> Result<ChangesShard, String> {
+        let part = self.part(testcase)?;
+        let rel = part.chunk_of(metric).ok_or_else(|| format!("{testcase} has no metric {metric}"))?;
+        let chunk: TrendChunk = read(&self.dir, rel)?;
+        part.detected(&chunk, metric).map_err(|e| format!("{rel}: {e}"))
+    }
+
+    /// Every metric of a job (by id), in merged positions.
+    pub fn job_shard(&self, job_id: &str) -> Result<JobShard, String> {
+        let job = self.index.jobs.iter().find(|j| j.id == job_id).ok_or_else(|| format!("no job {job_id}"))?;
+        let shard: JobShard = read(&self.dir, &job.shard)?;
+        self.part(&job.testcase)?.job_shard(&shard).map_err(|e| format!("{}: {e}", job.shard))
+    }
+
+    /// Every change of a testcase, in merged positions.
+    pub fn changes(&self, testcase: &str) -> Result<ChangesShard, String> {
+        let part = self.part(testcase)?;
+        let Some(rel) = &part.changes else { return Ok(ChangesShard::default()) };
+        let shard: ChangesShard = read(&self.dir, rel)?;
+        part.changes(&shard).map_err(|e| format!("{rel}: {e}"))
+    }
+
+    pub fn report_doc(&self, id: &str) -> Result<ReportDoc, String> {
+        read(&self.dir, &paths::report_doc(id))
+    }
+}
+
+/// Verify a published dataset: the root and every file it names (directly or through a
+/// catalog) exist, parse, carry this schema, are the bytes their hash names say, and point only
+/// inside their catalog. Returns the problems found (empty: the dataset is whole) and the
+/// number of files checked.
+pub fn check(dir: &Path) -> (Vec<String>, usize) {
+    let mut problems = Vec::new();
+    let root: Root = match read(dir, paths::INDEX) {
+        Ok(r) => r,
+        Err(e) => return (vec![e], 1),
+    };
+    let mut checked = 1;
+    let mut unstamped = root.clone();
+    unstamped.generation.clear();
+    if paths::hash_hex(&crate::pack::json(&unstamped)) != root.generation {
+        problems.push(format!("{}: generation {} does not match its content", paths::INDEX, root.generation));
+    }
+    let mut docs: BTreeSet<String> = BTreeSet::new();
+    let mut scripts: BTreeSet<String> = BTreeSet::new();
+    for t in &root.testcases {
+        checked += check_testcase(dir, t, &root, &mut problems, &mut docs, &mut scripts);
+    }
+    for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
+        docs.insert(d);
+    }
+    for rel in &docs {
+        checked += 1;
+        if let Err(e) = read::<ReportDoc>(dir, rel) {
+            problems.push(e);
+        }
+    }
+    for rel in &scripts {
+        checked += 1;
+        if !dir.join(rel).is_file() {
+            problems.push(format!("{rel}: missing"));
+        }
+    }
+    (problems, checked)
+}
+
+/// Read a hash-named file, checking its bytes against its name.
+fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
+    let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    let hash = paths::hash_hex(&bytes);
+    let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
+    if !stem.ends_with(&hash) {
+        return Err(format!("{rel}: content hash {hash} does not match its name (changed or of another build)"));
+    }
+    read(dir, rel)
+}
+
+fn check_testcase(
+    dir: &Path,
+    t: &model::TestcaseEntry,
+    root: &Root,
+    problems: &mut Vec<String>,
+    docs: &mut BTreeSet<String>,
+    scripts: &mut BTreeSet<String>,
+) -> usize {
+    let cat: Index = match read_hashed(dir, &t.catalog) {
+        Ok(c) => c,
+        Err(e) => {
+            problems.push(e);
+            return 1;
+        }
+    };
+    let mut checked = 1;
+    let part = match merge(root, &[(t.catalog.clone(), cat.clone())]) {
+        Ok(a) => a.parts.into_values().next().unwrap_or_default(),
+        Err(e) => {
+            problems.push(e);
+            return checked;
+        }
+    };
+    // a merge of one catalog keeps its positions; any file pointing outside it is refused
+    for rel in &cat.chunks {
+        checked += 1;
+        match read_hashed::<TrendChunk>(dir, rel) {
+            Ok(c) => {
+                if let Some(e) = c.series.iter().find_map(|s| part.series(s).err()).or_else(|| c.detected.iter().find_map(|d| part.change(d).err())) {
+                    problems.push(format!("{rel}: {e}"));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    for j in &cat.jobs {
+        checked += 1;
+        match read_hashed::<JobShard>(dir, &j.shard) {
+            Ok(s) => {
+                if let Err(e) = part.job_shard(&s) {
+                    problems.push(format!("{}: {e}", j.shard));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+        scripts.extend(j.script.iter().map(|h| paths::script(h)));
+    }
+    if let Some(rel) = &cat.changes {
+        checked += 1;
+        match read_hashed::<ChangesShard>(dir, rel) {
+            Ok(s) => {
+                if let Err(e) = part.changes(&s) {
+                    problems.push(format!("{rel}: {e}"));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    for r in &cat.reports {
+        docs.insert(r.doc.clone());
+        scripts.extend(r.script.iter().map(|h| paths::script(h)));
+    }
+    checked
+}

@@ -1,0 +1,110 @@
+//! `lkpx import --into DIR`: add inputs to a published dataset. Only the testcases the new
+//! reports measure are rebuilt, from the report documents already in DIR plus the new reports;
+//! every other testcase keeps its files. Because a testcase's files depend only on its own
+//! reports, the result is byte-identical to a full import of all inputs.
+
+use crate::build::{build_testcases, dedup_documents, split_by_testcase, testcases_of, Options};
+use crate::dataset::read;
+use crate::doc::Document;
+use crate::docfile::{from_doc, to_doc};
+use crate::pack;
+use crate::publish::{publish, Sweep, Written};
+use model::{paths, Index, ReportDoc, Root};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// What an incremental import did.
+pub struct Added {
+    pub written: Written,
+    pub root: Root,
+    pub duplicates: usize,
+}
+
+/// The reports already in the dataset that the new ones touch: every report of every testcase
+/// they measure, closed over reports that span several testcases.
+struct Loaded {
+    docs: Vec<Document>,
+    ids: BTreeSet<String>,
+    testcases: BTreeSet<String>,
+    /// Files named by the old catalogs of those testcases (candidates for removal).
+    old_files: Vec<String>,
+}
+
+fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, String> {
+    let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
+    let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
+    let mut l = Loaded { docs: vec![], ids: BTreeSet::new(), testcases: BTreeSet::new(), old_files: vec![] };
+    let mut queue: Vec<String> = new.iter().flat_map(testcases_of).collect();
+    // the same report imported before (by id) may name other testcases
+    for d in new {
+        let rel = paths::report_doc(&crate::build::report_id(d));
+        if dir.join(&rel).is_file() {
+            let rd: ReportDoc = read(dir, &rel)?;
+            queue.extend(add_doc(&mut l, &rd, &script).map_err(|e| format!("{rel}: {e}"))?);
+        }
+    }
+    while let Some(tc) = queue.pop() {
+        if !l.testcases.insert(tc.clone()) {
+            continue;
+        }
+        let Some(e) = entries.get(tc.as_str()) else { continue };
+        let cat: Index = read(dir, &e.catalog)?;
+        l.old_files.push(e.catalog.clone());
+        l.old_files.extend(cat.chunks.iter().cloned());
+        l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
+        l.old_files.extend(cat.changes.iter().cloned());
+        for r in &cat.reports {
+            if l.ids.contains(&r.id) {
+                continue;
+            }
+            let rd: ReportDoc = read(dir, &r.doc)?;
+            queue.extend(add_doc(&mut l, &rd, &script).map_err(|e| format!("{}: {e}", r.doc))?);
+        }
+    }
+    Ok(l)
+}
+
+/// Take one old report document; returns the testcases it measures.
+fn add_doc(l: &mut Loaded, rd: &ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Result<BTreeSet<String>, String> {
+    if !l.ids.insert(rd.id.clone()) {
+        return Ok(BTreeSet::new());
+    }
+    let d = from_doc(rd, script)?;
+    let tcs = testcases_of(&d);
+    l.docs.push(d);
+    Ok(tcs)
+}
+
+/// Add `new` documents to the dataset in `dir`.
+pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, String> {
+    let root: Root = read(dir, paths::INDEX)
+        .map_err(|e| format!("--into {}: {e} (create the dataset first with `lkpx import --out DIR`)", dir.display()))?;
+    let (new, dups_new) = dedup_documents(new);
+    let loaded = load_touched(dir, &root, &new)?;
+    let old_count = loaded.ids.len();
+    let mut all = loaded.docs;
+    all.extend(new);
+    let (docs, dups_old) = dedup_documents(all);
+    let docs = crate::build::sort_by_time(docs);
+    let mut scripts = BTreeMap::new();
+    let reports: Vec<ReportDoc> = docs.iter().map(|d| to_doc(d, &mut scripts)).collect();
+    let ids: BTreeSet<&str> = reports.iter().map(|r| r.id.as_str()).collect();
+    let mut files: Vec<pack::File> = Vec::new();
+    let mut entries: Vec<model::TestcaseEntry> =
+        root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
+    for t in build_testcases(split_by_testcase(docs), opts) {
+        let (e, f) = pack::testcase_files(&t);
+        entries.push(e);
+        files.extend(f);
+    }
+    files.extend(reports.iter().map(pack::report_file));
+    files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    let mut summaries: Vec<model::ReportSummary> =
+        root.newest.iter().filter(|s| !ids.contains(s.id.as_str())).cloned().collect();
+    summaries.extend(reports.iter().map(pack::summary));
+    let total = root.totals.reports + ids.len() - old_count;
+    let new_root = pack::root(entries, total, pack::newest(summaries));
+    let written = publish(&files, &new_root, dir, Sweep::Only(&loaded.old_files))
+        .map_err(|e| format!("writing {}: {e}", dir.display()))?;
+    Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })
+}

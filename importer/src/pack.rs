@@ -1,0 +1,180 @@
+//! The built dataset as files: trend series grouped into chunks, every file but the root and the
+//! report documents named by a hash of its bytes (so a file never changes under its name, and an
+//! import that leaves a testcase alone leaves its files alone), catalogs naming their files, and
+//! the root naming the catalogs.
+
+use crate::build::{Dataset, TestcaseData};
+use model::{
+    paths, ChangeSource, ChangesShard, JobShard, ReportDoc, ReportSummary, Root, SeriesData, TestcaseEntry, Totals,
+    TrendChunk, NEWEST, SCHEMA_VERSION,
+};
+use std::collections::BTreeMap;
+
+/// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
+pub const CHUNK_POINTS: usize = 2048;
+
+/// A file to write: path relative to the data directory, and its bytes.
+pub type File = (String, Vec<u8>);
+
+/// `v` as the bytes of a published JSON file (one line, newline-terminated).
+pub fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    let mut b = serde_json::to_vec(v).expect("published shapes serialise");
+    b.push(b'\n');
+    b
+}
+
+/// Number of chunks for `points` observations: a power of two, so a metric's chunk is a mask of
+/// its name's hash.
+pub fn chunk_count(points: usize) -> u32 {
+    (points.div_ceil(CHUNK_POINTS).max(1) as u32).next_power_of_two()
+}
+
+/// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry.
+pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
+    let tc = &t.name;
+    let mut files = Vec::new();
+    let mut cat = t.catalog.clone();
+    let n = chunk_count(cat.totals.points);
+    // trend chunks: only the non-empty hash buckets, in bucket order
+    let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
+    let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
+    for ((j, m), p) in &t.series {
+        let sd = SeriesData { job: *j, metric: m.clone(), points: crate::build::compact(p.clone()) };
+        by_job.entry(*j).or_default().push(sd.clone());
+        let b = buckets.entry(paths::chunk_of(m, n)).or_insert_with(|| TrendChunk {
+            schema: SCHEMA_VERSION,
+            testcase: tc.clone(),
+            ..Default::default()
+        });
+        b.series.push(sd);
+    }
+    for c in t.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
+        if let Some(b) = buckets.get_mut(&paths::chunk_of(&c.metric, n)) {
+            b.detected.push(c.clone());
+        }
+    }
+    let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
+    for chunk in buckets.values() {
+        let bytes = json(chunk);
+        let path = paths::trend_chunk(tc, &paths::hash_hex(&bytes));
+        cat.chunks.push(path.clone());
+        files.push((path, bytes));
+    }
+    for m in &mut cat.metrics {
+        m.chunk = bucket_pos.get(&paths::chunk_of(&m.name, n)).copied().unwrap_or(0);
+    }
+    for (j, series) in by_job {
+        let bytes = json(&JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series });
+        let path = paths::job_shard(tc, &paths::hash_hex(&bytes));
+        cat.jobs[j as usize].shard = path.clone();
+        files.push((path, bytes));
+    }
+    if !t.changes.is_empty() {
+        let bytes = json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.clone(), changes: t.changes.clone() });
+        let path = paths::changes(tc, &paths::hash_hex(&bytes));
+        cat.changes = Some(path.clone());
+        files.push((path, bytes));
+    }
+    let bytes = json(&cat);
+    let path = paths::catalog(tc, &paths::hash_hex(&bytes));
+    files.push((path.clone(), bytes));
+    (entry(&cat, path), files)
+}
+
+/// What the root says about a testcase, from its named catalog.
+fn entry(cat: &model::Index, path: String) -> TestcaseEntry {
+    let info = cat.testcases.first().cloned().unwrap_or_default();
+    let mut facets: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for j in &cat.jobs {
+        *facets.entry("machine".into()).or_default().entry(j.machine.clone()).or_default() += 1;
+        for (k, v) in &j.params {
+            *facets.entry(k.clone()).or_default().entry(v.clone()).or_default() += 1;
+        }
+    }
+    TestcaseEntry {
+        name: info.name,
+        catalog: path,
+        reports: cat.totals.reports,
+        jobs: cat.totals.jobs,
+        metrics: cat.metrics.len(),
+        series: cat.totals.series,
+        points: cat.totals.points,
+        rows: cat.totals.rows,
+        commits: cat.commits.len(),
+        detected: info.detected,
+        headline_metrics: info.headline_metrics.into_iter().take(5).collect(),
+        facets,
+    }
+}
+
+/// A report document as a file (its stable name).
+pub fn report_file(rd: &ReportDoc) -> File {
+    (paths::report_doc(&rd.id), json(rd))
+}
+
+/// A report in a line, for the root's newest list.
+pub fn summary(rd: &ReportDoc) -> ReportSummary {
+    let mut testcases: Vec<String> = Vec::new();
+    for s in &rd.sections {
+        for r in &s.rows {
+            let tc = &rd.jobs[r.job as usize].testcase;
+            if !tc.is_empty() && !r.aggregate && !r.metric.is_empty() && !testcases.contains(tc) {
+                testcases.push(tc.clone());
+            }
+        }
+    }
+    let h = rd.headlines.first();
+    let change = h.and_then(|h| {
+        rd.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == h.metric).and_then(|r| r.changes.first().copied().flatten())
+    });
+    ReportSummary {
+        id: rd.id.clone(),
+        date: rd.date.clone(),
+        time: rd.date.as_deref().and_then(crate::build::parse_date),
+        subject: rd.subject.clone(),
+        testcases,
+        metric: h.map(|h| h.metric.clone()),
+        change: change.or(h.and_then(|h| h.change)),
+        word: h.map(|h| h.word.clone()).unwrap_or_default(),
+        commit: rd.sections.first().and_then(|s| s.commits.get(1).or(s.commits.first())).cloned(),
+    }
+}
+
+/// The newest `NEWEST` of `all`, newest first (undated last).
+pub fn newest(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
+    all.sort_by(|a, b| b.time.unwrap_or(i64::MIN).cmp(&a.time.unwrap_or(i64::MIN)).then(a.id.cmp(&b.id)));
+    all.dedup_by(|a, b| a.id == b.id);
+    all.truncate(NEWEST);
+    all
+}
+
+/// The root over testcase entries, stamped with its generation.
+pub fn root(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<ReportSummary>) -> Root {
+    testcases.sort_by(|a, b| a.name.cmp(&b.name));
+    let totals = Totals {
+        reports,
+        jobs: testcases.iter().map(|t| t.jobs).sum(),
+        series: testcases.iter().map(|t| t.series).sum(),
+        points: testcases.iter().map(|t| t.points).sum(),
+        rows: testcases.iter().map(|t| t.rows).sum(),
+    };
+    let mut root = Root { schema: SCHEMA_VERSION, generation: String::new(), testcases, totals, newest };
+    root.generation = paths::hash_hex(&json(&root));
+    root
+}
+
+/// Every file of a full build, and its root.
+pub fn files(data: &Dataset) -> (Vec<File>, Root) {
+    use rayon::prelude::*;
+    let per_tc: Vec<(TestcaseEntry, Vec<File>)> = data.testcases.par_iter().map(testcase_files).collect();
+    let mut files: Vec<File> = Vec::new();
+    let mut entries = Vec::new();
+    for (e, f) in per_tc {
+        entries.push(e);
+        files.extend(f);
+    }
+    files.extend(data.reports.iter().map(report_file));
+    files.extend(data.scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    let newest = newest(data.reports.iter().map(summary).collect());
+    (files, root(entries, data.reports.len(), newest))
+}

@@ -1,0 +1,155 @@
+//! Published data v2 on the real fixtures: bounded files, incremental import byte-identical to a
+//! full one and touching only what changed, `lkpx check`, and a killed import losing nothing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn lkpx(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(args).current_dir(root()).output().expect("run lkpx");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stderr).unwrap())
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lkpx-layout-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(base: &Path, d: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.insert(p.strip_prefix(base).unwrap().display().to_string(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn import(out: &Path, inputs: &[&str]) {
+    let mut args = vec!["import", "--out", out.to_str().unwrap()];
+    args.extend(inputs);
+    let (code, err) = lkpx(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
+fn add(into: &Path, inputs: &[&str]) -> String {
+    let mut args = vec!["import", "--into", into.to_str().unwrap()];
+    args.extend(inputs);
+    let (code, err) = lkpx(&args);
+    assert_eq!(code, 0, "{err}");
+    err
+}
+
+const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests/result_root"];
+
+#[test]
+fn files_are_bounded_by_reports_and_testcases() {
+    let out = tmpdir("bounds");
+    import(&out, &ALL);
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let files = tree(&out).len();
+    let (reports, testcases) = (data.root.totals.reports, data.root.testcases.len());
+    assert!(files <= 3 * reports + 20 * testcases, "{files} files for {reports} reports and {testcases} testcases");
+    // the root names no report or metric beyond its newest-reports summary
+    let root = std::fs::read_to_string(out.join("index.json")).unwrap();
+    assert!(!root.contains("perf-profile."), "metric names stay out of the root");
+    assert_eq!(data.root.newest.len(), reports.min(model::NEWEST));
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the dataset is whole"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
+    let (full, inc) = (tmpdir("full"), tmpdir("inc"));
+    import(&full, &ALL);
+    import(&inc, &["fixtures/seeds"]);
+    add(&inc, &["fixtures/lkp-tests/result_root"]);
+    let before = tree(&inc);
+    let log = add(&inc, &["fixtures/corpus"]);
+    assert!(log.contains("removed"), "{log}");
+    assert!(tree(&full) == tree(&inc), "an import in three steps gives the bytes of one full import");
+    // adding a mail again changes nothing but what it touches (here: nothing at all)
+    let again = add(&inc, &["fixtures/corpus/008.txt"]);
+    assert!(again.contains(" 0 changed"), "{again}");
+    assert!(tree(&full) == tree(&inc));
+    // a testcase the new mails do not measure keeps its files: pmbench came from the result root
+    let pm: Vec<&String> = before.keys().filter(|k| k.contains("pmbench")).collect();
+    assert!(!pm.is_empty());
+    let after = tree(&inc);
+    for k in pm {
+        assert_eq!(after.get(k), before.get(k), "{k} untouched");
+    }
+    let _ = std::fs::remove_dir_all(&full);
+    let _ = std::fs::remove_dir_all(&inc);
+}
+
+#[test]
+fn check_names_a_broken_or_missing_file() {
+    let out = tmpdir("check");
+    import(&out, &["fixtures/seeds"]);
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let chunk = data.assembled.parts.values().next().unwrap().chunks[0].clone();
+    let mut bytes = std::fs::read(out.join(&chunk)).unwrap();
+    let mean = bytes.windows(8).position(|w| w == b"\"mean\":[").unwrap() + 8;
+    let at = mean + bytes[mean..].iter().position(|b| b.is_ascii_digit()).unwrap();
+    bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
+    std::fs::write(out.join(&chunk), &bytes).unwrap();
+    let job = data.index.jobs[0].shard.clone();
+    std::fs::remove_file(out.join(&job)).unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{chunk}: content hash")), "{err}");
+    assert!(err.contains(&job), "{err}");
+    assert!(err.contains("2 problem(s)"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Kill `lkpx import` at many points of its run over an existing dataset: every time, the
+/// dataset left behind is whole (`lkpx check`) and is either the old one or the new one.
+#[test]
+fn a_killed_import_leaves_a_whole_dataset() {
+    let out = tmpdir("kill");
+    import(&out, &["fixtures/seeds"]);
+    let old_root = std::fs::read(out.join("index.json")).unwrap();
+    let full = tmpdir("kill-ref");
+    import(&full, &ALL);
+    let new_root = std::fs::read(full.join("index.json")).unwrap();
+    let mut outcomes = BTreeMap::new();
+    for delay_ms in [5u64, 20, 50, 100, 200, 400, 800, 1500] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lkpx"))
+            .args(["import", "--out", out.to_str().unwrap()])
+            .args(ALL)
+            .current_dir(root())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "killed after {delay_ms} ms: {err}");
+        let now = std::fs::read(out.join("index.json")).unwrap();
+        let which = if now == old_root { "old" } else if now == new_root { "new" } else { "other" };
+        assert_ne!(which, "other", "killed after {delay_ms} ms: a root that is neither");
+        *outcomes.entry(which).or_insert(0) += 1;
+        // back to the old dataset for the next round
+        import(&out, &["fixtures/seeds"]);
+    }
+    assert!(outcomes.contains_key("old"), "some kills landed before the switch: {outcomes:?}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&full);
+}

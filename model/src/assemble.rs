@@ -1,0 +1,278 @@
+//! The app's view of several testcase catalogs at once: `merge` puts the catalogs it has loaded
+//! into one `Index` (commits in one history order, reports, jobs and metrics of all of them), and
+//! each testcase's `Part` turns positions of that testcase's files into positions of the merged
+//! view, refusing any position outside its catalog (a broken file gives a message, not a panic).
+
+use crate::{ChangeRecord, ChangesShard, Commit, Index, JobShard, Root, SeriesData, SeriesShard, TestcaseInfo, TrendChunk};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The merged view and, per loaded testcase, how to read its files.
+#[derive(Debug, Clone, Default)]
+pub struct Assembled {
+    pub index: Index,
+    pub parts: BTreeMap<String, Part>,
+}
+
+/// One loaded testcase catalog: its files and its positions in the merged view.
+#[derive(Debug, Clone, Default)]
+pub struct Part {
+    pub catalog: String,
+    pub chunks: Vec<String>,
+    pub changes: Option<String>,
+    metric_chunk: HashMap<String, u32>,
+    commits: Vec<u32>,
+    jobs: Vec<u32>,
+    reports: Vec<u32>,
+}
+
+fn at(map: &[u32], i: u32, what: &str) -> Result<u32, String> {
+    map.get(i as usize).copied().ok_or_else(|| format!("{what} #{i} is not in the testcase's catalog"))
+}
+
+impl Part {
+    /// The chunk file holding `metric`, if the testcase measured it.
+    pub fn chunk_of(&self, metric: &str) -> Option<&str> {
+        self.metric_chunk.get(metric).and_then(|&c| self.chunks.get(c as usize)).map(String::as_str)
+    }
+
+    /// A series in merged positions; every column checked.
+    pub fn series(&self, sd: &SeriesData) -> Result<SeriesData, String> {
+        let p = &sd.points;
+        let n = p.commit.len();
+        let ragged = [p.mean.len(), p.stddev_pct.len(), p.runs.len(), p.report.len(), p.change.len(), p.base.len()]
+            .iter()
+            .any(|&l| l != n)
+            || !(p.fails.is_empty() || p.fails.len() == n)
+            || !(p.values.is_empty() || p.values.len() == n);
+        if ragged {
+            return Err(format!("series {} has columns of different lengths", sd.metric));
+        }
+        let mut out = sd.clone();
+        let ctx = |e: String| format!("series {}: {e}", sd.metric);
+        out.job = at(&self.jobs, sd.job, "job").map_err(ctx)?;
+        for c in out.points.commit.iter_mut().chain(out.points.base.iter_mut().flatten()) {
+            *c = at(&self.commits, *c, "commit").map_err(ctx)?;
+        }
+        for r in &mut out.points.report {
+            *r = at(&self.reports, *r, "report").map_err(ctx)?;
+        }
+        Ok(out)
+    }
+
+    /// A change in merged positions.
+    pub fn change(&self, c: &ChangeRecord) -> Result<ChangeRecord, String> {
+        let ctx = |e: String| format!("change of {}: {e}", c.metric);
+        let mut out = c.clone();
+        out.job = at(&self.jobs, c.job, "job").map_err(ctx)?;
+        out.base = at(&self.commits, c.base, "commit").map_err(ctx)?;
+        out.head = at(&self.commits, c.head, "commit").map_err(ctx)?;
+        if let Some(r) = c.report {
+            out.report = Some(at(&self.reports, r, "report").map_err(ctx)?);
+        }
+        Ok(out)
+    }
+
+    /// The series of `metric` in a chunk, as the trend draws them.
+    pub fn series_shard(&self, chunk: &TrendChunk, metric: &str) -> Result<SeriesShard, String> {
+        let series = chunk.series.iter().filter(|s| s.metric == metric).map(|s| self.series(s)).collect::<Result<_, _>>()?;
+        Ok(SeriesShard { schema: chunk.schema, testcase: chunk.testcase.clone(), metric: metric.to_string(), series })
+    }
+
+    /// The steps detected along a chunk's series of `metric`.
+    pub fn detected(&self, chunk: &TrendChunk, metric: &str) -> Result<ChangesShard, String> {
+        let changes =
+            chunk.detected.iter().filter(|c| c.metric == metric).map(|c| self.change(c)).collect::<Result<_, _>>()?;
+        Ok(ChangesShard { schema: chunk.schema, testcase: chunk.testcase.clone(), changes })
+    }
+
+    pub fn job_shard(&self, shard: &JobShard) -> Result<JobShard, String> {
+        let series = shard.series.iter().map(|s| self.series(s)).collect::<Result<_, _>>()?;
+        Ok(JobShard { schema: shard.schema, job: shard.job.clone(), series })
+    }
+
+    pub fn changes(&self, shard: &ChangesShard) -> Result<ChangesShard, String> {
+        let changes = shard.changes.iter().map(|c| self.change(c)).collect::<Result<_, _>>()?;
+        Ok(ChangesShard { schema: shard.schema, testcase: shard.testcase.clone(), changes })
+    }
+}
+
+/// Merge loaded catalogs (`(path, catalog)`) under `root`. Testcases of the root whose catalog is
+/// not among them are listed with their summary only (`TestcaseInfo::loaded` false).
+pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, String> {
+    for (path, c) in catalogs {
+        check_catalog(c).map_err(|e| format!("{path}: {e}"))?;
+    }
+    let order = commit_order(catalogs);
+    let commit_pos: HashMap<&str, u32> = order.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+    let mut idx = Index {
+        schema: root.schema,
+        generation: root.generation.clone(),
+        totals: root.totals.clone(),
+        ..Default::default()
+    };
+    idx.commits = order.clone();
+    // reports: every catalog's, one entry per id, in time order (undated first), then source
+    let mut reports: BTreeMap<(i64, String, String), crate::ReportMeta> = BTreeMap::new();
+    for (_, c) in catalogs {
+        for r in &c.reports {
+            let key = (r.time.unwrap_or(i64::MIN), r.source.clone(), r.id.clone());
+            reports.entry(key).or_insert_with(|| crate::ReportMeta { sections: vec![], ..r.clone() });
+        }
+    }
+    idx.reports = reports.into_values().collect();
+    let report_pos: HashMap<String, u32> =
+        idx.reports.iter().enumerate().map(|(i, r)| (r.id.clone(), i as u32)).collect();
+    let metric_names: BTreeSet<&str> = catalogs.iter().flat_map(|(_, c)| c.metrics.iter().map(|m| m.name.as_str())).collect();
+    let metric_pos: HashMap<&str, u32> = metric_names.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect();
+    idx.metrics = metric_names.iter().map(|m| crate::MetricInfo { name: m.to_string(), fail: true, ..Default::default() }).collect();
+    let mut parts = BTreeMap::new();
+    let mut infos: HashMap<String, TestcaseInfo> = HashMap::new();
+    for (path, c) in catalogs {
+        let part = add_catalog(&mut idx, c, path, &commit_pos, &report_pos, &metric_pos);
+        let tc = c.testcases.first().map(|t| t.name.clone()).unwrap_or_default();
+        let mut info = c.testcases.first().cloned().unwrap_or_default();
+        info.jobs = info.jobs.iter().map(|&j| part.jobs[j as usize]).collect();
+        info.metrics = info.metrics.iter().map(|&m| metric_pos[c.metrics[m as usize].name.as_str()]).collect();
+        info.loaded = true;
+        infos.insert(tc.clone(), info);
+        parts.insert(tc, part);
+    }
+    idx.testcases = root
+        .testcases
+        .iter()
+        .map(|t| {
+            infos.remove(&t.name).unwrap_or_else(|| TestcaseInfo {
+                name: t.name.clone(),
+                headline_metrics: t.headline_metrics.clone(),
+                detected: t.detected,
+                ..Default::default()
+            })
+        })
+        .collect();
+    // headlines: newest report first (a stable order within a report)
+    idx.headlines.sort_by(|a, b| b.report.cmp(&a.report));
+    Ok(Assembled { index: idx, parts })
+}
+
+/// Append one catalog's jobs, sections, metric facts and headlines to the merged view.
+fn add_catalog(
+    idx: &mut Index,
+    c: &Index,
+    path: &str,
+    commit_pos: &HashMap<&str, u32>,
+    report_pos: &HashMap<String, u32>,
+    metric_pos: &HashMap<&str, u32>,
+) -> Part {
+    let part = Part {
+        catalog: path.to_string(),
+        chunks: c.chunks.clone(),
+        changes: c.changes.clone(),
+        metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
+        commits: c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect(),
+        jobs: (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect(),
+        reports: c.reports.iter().map(|r| report_pos[&r.id]).collect(),
+    };
+    idx.jobs.extend(c.jobs.iter().cloned());
+    for (i, r) in c.reports.iter().enumerate() {
+        let merged = &mut idx.reports[part.reports[i] as usize];
+        for s in &r.sections {
+            let mut s = s.clone();
+            s.job = s.job.map(|j| part.jobs[j as usize]);
+            s.commits = s.commits.iter().map(|&x| part.commits[x as usize]).collect();
+            merged.sections.push(s);
+        }
+    }
+    for m in &c.metrics {
+        let e = &mut idx.metrics[metric_pos[m.name.as_str()] as usize];
+        e.direction = m.direction;
+        e.kpi = m.kpi;
+        e.fail &= m.fail;
+        e.series += m.series;
+    }
+    for h in &c.headlines {
+        let mut h = h.clone();
+        h.report = part.reports[h.report as usize];
+        h.job = h.job.map(|j| part.jobs[j as usize]);
+        h.base = h.base.map(|x| part.commits[x as usize]);
+        h.head = h.head.map(|x| part.commits[x as usize]);
+        idx.headlines.push(h);
+    }
+    part
+}
+
+/// Every position a catalog holds is inside it.
+pub fn check_catalog(c: &Index) -> Result<(), String> {
+    let (nc, nj, nr, nm) = (c.commits.len() as u32, c.jobs.len() as u32, c.reports.len() as u32, c.metrics.len() as u32);
+    let bad = |what: &str| Err(format!("malformed catalog: {what} names a missing job, commit, report or metric"));
+    if c.headlines.iter().any(|h| {
+        h.report >= nr || h.job.is_some_and(|j| j >= nj) || h.base.is_some_and(|x| x >= nc) || h.head.is_some_and(|x| x >= nc)
+    }) {
+        return bad("a headline");
+    }
+    if c.reports.iter().any(|r| r.sections.iter().any(|s| s.job.is_some_and(|j| j >= nj) || s.commits.iter().any(|&x| x >= nc))) {
+        return bad("a report section");
+    }
+    if c.testcases.iter().any(|t| t.jobs.iter().any(|&j| j >= nj) || t.metrics.iter().any(|&m| m >= nm)) {
+        return bad("the testcase");
+    }
+    if c.metrics.iter().any(|m| m.chunk as usize >= c.chunks.len().max(1)) {
+        return bad("a metric's chunk");
+    }
+    Ok(())
+}
+
+/// One history order for the commits of several catalogs: each catalog's own order is kept
+/// (its consecutive commits are edges), ties broken by commit time, else first-report date, then id.
+fn commit_order(catalogs: &[(String, Index)]) -> Vec<Commit> {
+    let mut info: BTreeMap<&str, Commit> = BTreeMap::new();
+    let mut edges: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for (_, c) in catalogs {
+        for x in &c.commits {
+            let e = info.entry(x.id.as_str()).or_insert_with(|| x.clone());
+            fill(e, x);
+        }
+        for w in c.commits.windows(2) {
+            edges.insert((w[0].id.as_str(), w[1].id.as_str()));
+        }
+    }
+    let k = |id: &str| -> i64 { info[id].time.or(info[id].seen).unwrap_or(i64::MAX / 2) };
+    let mut indeg: BTreeMap<&str, usize> = info.keys().map(|k| (*k, 0)).collect();
+    let mut out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (a, b) in &edges {
+        *indeg.get_mut(b).expect("node") += 1;
+        out.entry(a).or_default().push(b);
+    }
+    let mut ready: BTreeSet<(i64, &str)> = indeg.iter().filter(|(_, d)| **d == 0).map(|(id, _)| (k(id), *id)).collect();
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    let mut order = Vec::with_capacity(info.len());
+    while order.len() < info.len() {
+        let next = match ready.pop_first() {
+            Some((_, id)) => id,
+            // contradicting catalogs (a cycle): take the earliest remaining commit
+            None => *indeg.keys().filter(|id| !done.contains(*id)).min_by_key(|id| (k(id), **id)).expect("remaining"),
+        };
+        if !done.insert(next) {
+            continue;
+        }
+        order.push(info[next].clone());
+        for b in out.get(next).cloned().unwrap_or_default() {
+            let d = indeg.get_mut(b).expect("node");
+            *d = d.saturating_sub(1);
+            if *d == 0 && !done.contains(b) {
+                ready.insert((k(b), b));
+            }
+        }
+    }
+    order
+}
+
+fn fill(e: &mut Commit, x: &Commit) {
+    macro_rules! or {
+        ($($f:ident),*) => { $( if e.$f.is_none() { e.$f = x.$f.clone(); } )* };
+    }
+    or!(subject, tree, branch, tag, time, url);
+    e.seen = match (e.seen, x.seen) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+}

@@ -1,0 +1,197 @@
+//! The published files of layout v2 that are not the catalog (`Index`): the root index, trend
+//! chunks and report documents. See ARCHITECTURE.md ("Published data") for why it is shaped so.
+
+use crate::{ChangeKind, ChangeRecord, Params, SeriesData, SourceKind, Totals};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `data/index.json`, the root: the only file whose name is fixed and the only one rewritten in
+/// place (atomically, last). Its size grows with testcases and facet values, not with reports or
+/// metric names: everything per report or per metric is in a testcase's catalog.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Root {
+    pub schema: u32,
+    /// Identity of this build (a hash of the rest of the root).
+    pub generation: String,
+    pub testcases: Vec<TestcaseEntry>,
+    pub totals: Totals,
+    /// The newest reports (at most `NEWEST`), newest first: the first screen.
+    pub newest: Vec<ReportSummary>,
+}
+
+/// How many reports the root summarises.
+pub const NEWEST: usize = 50;
+
+/// What the root says about one testcase.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TestcaseEntry {
+    pub name: String,
+    /// Path of its catalog (`paths::catalog`), relative to the data directory.
+    pub catalog: String,
+    pub reports: usize,
+    pub jobs: usize,
+    pub metrics: usize,
+    pub series: usize,
+    pub points: usize,
+    pub rows: usize,
+    pub commits: usize,
+    /// Steps found by change-point detection.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub detected: usize,
+    /// Its reports' most reported headline metrics (at most 5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headline_metrics: Vec<String>,
+    /// Facet values of its jobs with job counts: `machine` and every parameter name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub facets: BTreeMap<String, BTreeMap<String, u32>>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One report, in a line: what the first screen lists.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReportSummary {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Unix seconds of `date`, the sort key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Testcases of its tables, first the one of its first table.
+    pub testcases: Vec<String>,
+    /// The first headline: metric, stated change, word.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub word: String,
+    /// Head commit of its first table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+/// `data/s/<testcase>/<hash>.json`: the series of a group of metrics of one testcase (metrics
+/// are grouped by a hash of their name into as many chunks as the testcase's points need), with
+/// the steps detected along them. Positions are those of the testcase's catalog.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrendChunk {
+    pub schema: u32,
+    pub testcase: String,
+    /// Sorted by metric, then job.
+    pub series: Vec<SeriesData>,
+    /// Steps found by change-point detection along these series.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub detected: Vec<ChangeRecord>,
+}
+
+/// `data/d/<report-id>.json`: one report (or result root) with everything it said, as read.
+/// An incremental import rebuilds a testcase from these, so they hold every input the build uses.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReportDoc {
+    pub schema: u32,
+    pub id: String,
+    pub kind: SourceKind,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// lore link, when the Message-ID is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub materials_url: Option<String>,
+    /// Reproduce script by content hash (`paths::script`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// The script is the real `reproduce` file, not the mail's prose.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub script_is_file: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commits: Vec<DocCommit>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headlines: Vec<DocHeadline>,
+    /// The jobs its rows name; rows point here by position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jobs: Vec<DocJob>,
+    pub sections: Vec<DocSection>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocCommit {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocHeadline {
+    pub testcase: String,
+    pub metric: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub word: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocJob {
+    pub testcase: String,
+    pub machine: String,
+    pub params: Params,
+}
+
+/// One comparison table with its context.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocSection {
+    /// Commit ids of the columns, base first, as the report gives them.
+    pub commits: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    pub rows: Vec<DocRow>,
+}
+
+/// One table row as read. Per-column vectors as in the mail (`changes` per later column).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DocRow {
+    /// 1-based line in the decoded mail text (0 when not from text).
+    pub line: usize,
+    /// Position in `ReportDoc::jobs`.
+    pub job: u32,
+    pub metric: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aggregate: bool,
+    pub values: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stddev_pct: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change_kind: Vec<ChangeKind>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fails: Vec<Option<u32>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<Option<u32>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub run_values: Vec<Option<Vec<f64>>>,
+    /// A trailing annotation after the metric name (`<-------- (a)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
