@@ -5,10 +5,13 @@ use crate::state::{FacetKey, Tab, ViewState};
 use model::{Index, Job, MetricInfo};
 use std::collections::{BTreeSet, HashMap};
 
-/// `Index` plus maps from stable keys to positions.
+/// The loaded testcase catalogs merged into one `Index`, plus maps from stable keys to positions,
+/// the root, and per loaded testcase how to read its files (`Part`).
 #[derive(Debug, Clone)]
 pub struct Catalog {
     pub index: Index,
+    pub root: std::sync::Arc<model::Root>,
+    pub parts: std::collections::BTreeMap<String, model::assemble::Part>,
     metric_pos: HashMap<String, usize>,
     job_pos: HashMap<String, usize>,
     commit_pos: HashMap<String, usize>,
@@ -17,11 +20,50 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// The merged view of the catalogs loaded under `root`.
+    pub fn assembled(root: std::sync::Arc<model::Root>, a: model::assemble::Assembled) -> Catalog {
+        let mut c = Catalog::new(a.index);
+        c.root = root;
+        c.parts = a.parts;
+        c
+    }
+
+    /// Testcases whose catalog is not loaded, with their job counts (the root's).
+    pub fn unloaded(&self) -> Vec<(String, usize)> {
+        self.root
+            .testcases
+            .iter()
+            .filter(|t| !self.parts.contains_key(&t.name))
+            .map(|t| (t.name.clone(), t.jobs))
+            .collect()
+    }
+
+    /// The testcases a state needs loaded that are not: its selected testcases, or every
+    /// testcase when none is selected.
+    pub fn missing_for(&self, s: &ViewState) -> Vec<String> {
+        let selected: Vec<&String> = s.selected(&FacetKey::Testcase).collect();
+        self.root
+            .testcases
+            .iter()
+            .map(|t| &t.name)
+            .filter(|t| (selected.is_empty() || selected.contains(t)) && !self.parts.contains_key(*t))
+            .cloned()
+            .collect()
+    }
+
+    /// A catalog of one index with no files behind it (tests).
     pub fn new(index: Index) -> Catalog {
         fn map<T>(xs: &[T], key: impl Fn(&T) -> &str) -> HashMap<String, usize> {
             xs.iter().enumerate().map(|(i, x)| (key(x).to_string(), i)).collect()
         }
+        let parts = index
+            .testcases
+            .iter()
+            .map(|t| (t.name.clone(), model::assemble::Part::identity(&t.name, &index)))
+            .collect();
         Catalog {
+            root: Default::default(),
+            parts,
             metric_pos: map(&index.metrics, |m| &m.name),
             job_pos: map(&index.jobs, |j| &j.id),
             commit_pos: map(&index.commits, |c| &c.id),
@@ -115,7 +157,11 @@ pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
     let idx = &cat.index;
     let facet_keys: BTreeSet<FacetKey> = s.facets.keys().cloned().collect();
     for key in facet_keys {
-        let known: BTreeSet<&str> = idx.jobs.iter().filter_map(|j| facet_value(&key, j)).collect();
+        let mut known: BTreeSet<&str> = idx.jobs.iter().filter_map(|j| facet_value(&key, j)).collect();
+        if key == FacetKey::Testcase {
+            // testcases whose catalog is still to be loaded are known by the root
+            known.extend(cat.root.testcases.iter().map(|t| t.name.as_str()));
+        }
         let known_key = match &key {
             FacetKey::Param(k) => idx.jobs.iter().any(|j| j.params.contains_key(k)),
             _ => true,
@@ -247,7 +293,14 @@ pub(crate) mod tests {
     pub fn sample_index() -> Index {
         let job = |tc: &str, m: &str, p: &[(&str, &str)]| {
             let params: Params = p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-            Job { id: model::job_id(tc, m, &params), testcase: tc.into(), machine: m.into(), params, script: None }
+            Job {
+                id: model::job_id(tc, m, &params),
+                testcase: tc.into(),
+                machine: m.into(),
+                params,
+                script: None,
+                shard: String::new(),
+            }
         };
         let mut jobs = vec![
             job("blogbench", "lkp-icl-2sp9", &[("fs", "xfs"), ("disk", "1SSD")]),
@@ -255,7 +308,14 @@ pub(crate) mod tests {
             job("fio-basic", "lkp-csl-2sp3", &[("fs", "xfs"), ("disk", "1HDD"), ("rw", "write")]),
         ];
         jobs[0].script = Some("00ff".into());
-        let metric = |n: &str, d: i8, kpi: bool| MetricInfo { name: n.into(), direction: d, kpi, fail: false };
+        let metric = |n: &str, d: i8, kpi: bool| MetricInfo {
+            name: n.into(),
+            direction: d,
+            kpi,
+            fail: false,
+            chunk: 0,
+            series: 1,
+        };
         let metrics = vec![
             metric("blogbench.read_score", 1, true),
             metric("blogbench.write_score", 1, true),
@@ -293,6 +353,7 @@ pub(crate) mod tests {
                     metrics: vec![0, 1, 3, 4],
                     headline_metrics: vec!["blogbench.write_score".into()],
                     detected: 0,
+                    loaded: true,
                 },
                 TestcaseInfo {
                     name: "fio-basic".into(),
@@ -300,6 +361,7 @@ pub(crate) mod tests {
                     metrics: vec![2, 3],
                     headline_metrics: vec![],
                     detected: 0,
+                    loaded: true,
                 },
             ],
             headlines: vec![Headline {
@@ -313,6 +375,8 @@ pub(crate) mod tests {
                 head: Some(1),
             }],
             totals: Default::default(),
+            chunks: vec!["s/x/0.json".into()],
+            changes: None,
         }
     }
 

@@ -601,13 +601,8 @@ mod tests {
         blog[3].source = ChangeSource::Detected;
         let fio = vec![rec(2, "fio.write_bw_MBps", 2, -40.0, Percent, Regression)];
         vec![
-            Arc::new(ChangesShard {
-                schema: 1,
-                generation: String::new(),
-                testcase: "blogbench".into(),
-                changes: blog,
-            }),
-            Arc::new(ChangesShard { schema: 1, generation: String::new(), testcase: "fio-basic".into(), changes: fio }),
+            Arc::new(ChangesShard { schema: 1, testcase: "blogbench".into(), changes: blog }),
+            Arc::new(ChangesShard { schema: 1, testcase: "fio-basic".into(), changes: fio }),
         ]
     }
 
@@ -879,7 +874,6 @@ mod tests {
         let cat = Catalog::new(sample_index());
         let shard = Arc::new(SeriesShard {
             schema: 1,
-            generation: String::new(),
             testcase: "blogbench".into(),
             metric: "blogbench.write_score".into(),
             series: vec![
@@ -909,7 +903,6 @@ mod tests {
         other_metric.metric = "blogbench.read_score".into();
         let changes = vec![Arc::new(ChangesShard {
             schema: 1,
-            generation: String::new(),
             testcase: "blogbench".into(),
             changes: vec![
                 step(0, 1, ChangeSource::Detected),

@@ -495,7 +495,14 @@ pub(crate) mod tests {
             if let Some(d) = disk {
                 params.insert("disk".into(), d.into());
             }
-            Job { id: String::new(), testcase: tc.into(), machine: "m1".into(), params, script: None }
+            Job {
+                id: String::new(),
+                testcase: tc.into(),
+                machine: "m1".into(),
+                params,
+                script: None,
+                shard: String::new(),
+            }
         };
         let (a, b, c) = (
             job("blogbench", "xfs", Some("1SSD")),

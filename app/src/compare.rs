@@ -168,7 +168,7 @@ mod tests {
         let mut fail = series(0, &[(0, Some(0.0), None, None), (1, Some(33.33), None, Some(33.0))]);
         fail.metric = "dmesg.WARNING:at_x".into();
         fail.points.fails = vec![Some(0), Some(1)];
-        JobShard { schema: 1, generation: String::new(), job: "j".into(), series: vec![write, idle, cs, only, fail] }
+        JobShard { schema: 1, job: "j".into(), series: vec![write, idle, cs, only, fail] }
     }
 
     fn info(m: &str) -> i8 {

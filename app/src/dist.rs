@@ -467,7 +467,6 @@ mod tests {
     fn seed() -> JobShard {
         JobShard {
             schema: 1,
-            generation: String::new(),
             job: "j".into(),
             series: vec![
                 bin_series("fio.latency_100ms%", 8.19, 8.4),

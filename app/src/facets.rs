@@ -126,6 +126,22 @@ fn facet(jobs: &[Job], state: &ViewState, key: FacetKey, counts_here: impl Fn(us
     Facet { key, values }
 }
 
+/// The testcase facet also lists the testcases whose catalogs are not loaded (`(name, jobs)`):
+/// their count is the root's job count (the other facets' selections cannot narrow it until the
+/// catalog is loaded, which choosing the testcase does).
+pub fn with_unloaded(mut all: Vec<Facet>, unloaded: &[(String, usize)], state: &ViewState) -> Vec<Facet> {
+    if let Some(f) = all.iter_mut().find(|f| f.key == FacetKey::Testcase) {
+        for (name, jobs) in unloaded {
+            if !f.values.iter().any(|v| &v.value == name) {
+                let selected = state.is_selected(&FacetKey::Testcase, name);
+                f.values.push(FacetValue { value: name.clone(), count: *jobs, selected });
+            }
+        }
+        f.values.sort_by(|a, b| natural_cmp(&a.value, &b.value));
+    }
+    all
+}
+
 /// Compare strings with digit runs compared as numbers (`8 < 16 < 64`, `1HDD < 2HDD`).
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
@@ -244,5 +260,16 @@ mod tests {
         let mut v = vec!["64", "8", "16", "1HDD", "2HDD", "10HDD", "", "a", "08", "100%"];
         v.sort_by(|a, b| natural_cmp(a, b));
         assert_eq!(v, ["", "1HDD", "2HDD", "8", "08", "10HDD", "16", "64", "100%", "a"]);
+    }
+
+    #[test]
+    fn unloaded_testcases_are_offered_with_their_root_counts() {
+        let idx = crate::catalog::tests::sample_index();
+        let mut s = ViewState::default();
+        s.toggle(&FacetKey::Testcase, "blogbench");
+        let all = with_unloaded(facets(&idx.jobs, &s), &[("aim7".into(), 4), ("blogbench".into(), 9)], &s);
+        let tc = all.iter().find(|f| f.key == FacetKey::Testcase).unwrap();
+        let got: Vec<(&str, usize, bool)> = tc.values.iter().map(|v| (v.value.as_str(), v.count, v.selected)).collect();
+        assert_eq!(got, [("aim7", 4, false), ("blogbench", 2, true), ("fio-basic", 1, false)]);
     }
 }

@@ -6,12 +6,12 @@ use crate::catalog::Catalog;
 use crate::chart::{build, color, commits_with_data, legend, ChartData, Rgb};
 use crate::facets::matching_jobs;
 use crate::state::{FacetKey, ViewState};
-use model::{paths, SeriesData, SeriesShard};
+use model::{SeriesData, SeriesShard};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Trend shards the state needs: `(testcase, path)` for every testcase in scope that measured
-/// the metric. In scope: the selected testcases, else the testcases of the matching jobs.
+/// Trend chunks the state needs: `(testcase, chunk path)` for every loaded testcase in scope that
+/// measured the metric. In scope: the selected testcases, else the testcases of the matching jobs.
 pub fn trend_shards(cat: &Catalog, s: &ViewState) -> Vec<(String, String)> {
     let Some(metric) = &s.metric else {
         return vec![];
@@ -25,7 +25,7 @@ pub fn trend_shards(cat: &Catalog, s: &ViewState) -> Vec<(String, String)> {
     testcases
         .into_iter()
         .filter(|t| cat.testcase_has_metric(t, metric))
-        .map(|t| (t.to_string(), paths::series_shard(t, metric)))
+        .filter_map(|t| Some((t.to_string(), cat.parts.get(t)?.chunk_of(metric)?.to_string())))
         .collect()
 }
 
@@ -214,7 +214,6 @@ mod tests {
     fn write_score(series: Vec<SeriesData>) -> Arc<SeriesShard> {
         Arc::new(SeriesShard {
             schema: 1,
-            generation: String::new(),
             testcase: "blogbench".into(),
             metric: "blogbench.write_score".into(),
             series,
@@ -231,7 +230,7 @@ mod tests {
         assert_eq!(got, ["blogbench", "fio-basic"]);
         s.toggle(&FacetKey::Param("disk".into()), "1HDD");
         let got = trend_shards(&cat, &s);
-        assert_eq!(got, [("fio-basic".to_string(), paths::series_shard("fio-basic", "mpstat.cpu.all.idle%"))]);
+        assert_eq!(got, [("fio-basic".to_string(), "s/x/0.json".to_string())]);
         s.metric = Some("blogbench.write_score".into());
         assert!(trend_shards(&cat, &s).is_empty());
     }

@@ -194,21 +194,46 @@ pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'sta
     Some(ResizeGuard { observer, _callback: callback })
 }
 
-/// The changes shards of `testcases`, in order. With `skip_missing`, a shard that cannot be
-/// loaded is left out (the trend's step markers are optional); else the first error is returned.
+/// The changes of `testcases` (their changes files, in merged positions), in order. With
+/// `skip_missing`, one that cannot be loaded is left out; else the first error is returned.
 pub async fn load_changes(
+    cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
     skip_missing: bool,
 ) -> Result<crate::ui::Shared<Vec<Arc<model::ChangesShard>>>, String> {
     let mut out = Vec::new();
     for t in testcases {
-        match load_json::<model::ChangesShard>(&model::paths::changes(&t)).await {
-            Ok(sh) => out.push(sh),
+        let Some(part) = cat.parts.get(&t) else { continue };
+        let Some(path) = &part.changes else { continue };
+        let got = load_json::<model::ChangesShard>(path).await.and_then(|sh| {
+            part.changes(&sh).map_err(|e| format!("could not load {DATA_DIR}{path}: malformed file: {e}"))
+        });
+        match got {
+            Ok(sh) => out.push(Arc::new(sh)),
             Err(_) if skip_missing => {}
             Err(e) => return Err(e),
         }
     }
     Ok(crate::ui::Shared(Arc::new(out)))
+}
+
+/// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,
+/// and the steps detected along them.
+pub async fn load_series(
+    cat: Arc<crate::catalog::Catalog>,
+    paths: Vec<(String, String)>,
+    metric: String,
+) -> Result<(Vec<Arc<model::SeriesShard>>, Vec<Arc<model::ChangesShard>>), String> {
+    let mut series = Vec::new();
+    let mut steps = Vec::new();
+    for (t, path) in &paths {
+        let part = cat.parts.get(t).ok_or_else(|| format!("testcase {t} is not loaded"))?;
+        let chunk = load_json::<model::TrendChunk>(path).await?;
+        let bad = |e: String| format!("could not load {DATA_DIR}{path}: malformed file: {e}");
+        series.push(Arc::new(part.series_shard(&chunk, &metric).map_err(bad)?));
+        steps.push(Arc::new(part.detected(&chunk, &metric).map_err(bad)?));
+    }
+    Ok((series, steps))
 }
 
 /// For a click inside HTML written by `html`: the nearest `[data-act]` element's `data-act`,
@@ -248,13 +273,27 @@ pub fn scroll_to_testid(testid: &'static str) {
     let _ = w.request_animation_frame(cb.unchecked_ref());
 }
 
-/// The compare shard of a job (by position), or `None` without a job.
+/// The compare shard of a job (by position), in merged positions, or `None` without a job.
 pub async fn load_job(
     cat: std::sync::Arc<crate::catalog::Catalog>,
     job: Option<usize>,
 ) -> Result<Option<Arc<model::JobShard>>, String> {
-    match job.and_then(|j| cat.index.jobs.get(j)) {
-        Some(j) => load_json::<model::JobShard>(&model::paths::job_shard(&j.id)).await.map(Some),
-        None => Ok(None),
+    let Some(j) = job.and_then(|j| cat.index.jobs.get(j)) else { return Ok(None) };
+    let part = cat.parts.get(&j.testcase).ok_or_else(|| format!("testcase {} is not loaded", j.testcase))?;
+    let sh = load_json::<model::JobShard>(&j.shard).await?;
+    let mapped =
+        part.job_shard(&sh).map_err(|e| format!("could not load {DATA_DIR}{}: malformed file: {e}", j.shard))?;
+    Ok(Some(Arc::new(mapped)))
+}
+
+/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged.
+pub async fn load_catalogs(testcases: Vec<String>) -> Result<Arc<crate::catalog::Catalog>, String> {
+    let root = load_json::<model::Root>(model::paths::INDEX).await?;
+    let mut cats = Vec::new();
+    for t in root.testcases.iter().filter(|t| testcases.contains(&t.name)) {
+        let c = load_json::<model::Index>(&t.catalog).await?;
+        cats.push((t.catalog.clone(), (*c).clone()));
     }
+    let merged = model::assemble::merge(&root, &cats).map_err(|e| format!("could not load {DATA_DIR}{e}"))?;
+    Ok(Arc::new(crate::catalog::Catalog::assembled(root, merged)))
 }

@@ -845,7 +845,11 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
 }
 
 /// Changes: stated by reports, and steps found along series.
-fn changes_stage(series: &BTreeMap<(u32, String), Points>, headlines: &[Headline], opts: &Options) -> Vec<ChangeRecord> {
+fn changes_stage(
+    series: &BTreeMap<(u32, String), Points>,
+    headlines: &[Headline],
+    opts: &Options,
+) -> Vec<ChangeRecord> {
     let headline_keys: HashSet<(u32, u32, &str)> =
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     let mut out = Vec::new();

@@ -102,7 +102,7 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
     let mut docs: BTreeSet<String> = BTreeSet::new();
     let mut scripts: BTreeSet<String> = BTreeSet::new();
     for t in &root.testcases {
-        checked += check_testcase(dir, t, &root, &mut problems, &mut docs, &mut scripts);
+        checked += check_testcase(dir, t, &mut problems, &mut docs, &mut scripts);
     }
     for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
         docs.insert(d);
@@ -136,7 +136,6 @@ fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<
 fn check_testcase(
     dir: &Path,
     t: &model::TestcaseEntry,
-    root: &Root,
     problems: &mut Vec<String>,
     docs: &mut BTreeSet<String>,
     scripts: &mut BTreeSet<String>,
@@ -149,19 +148,22 @@ fn check_testcase(
         }
     };
     let mut checked = 1;
-    let part = match merge(root, &[(t.catalog.clone(), cat.clone())]) {
-        Ok(a) => a.parts.into_values().next().unwrap_or_default(),
-        Err(e) => {
-            problems.push(e);
-            return checked;
-        }
-    };
-    // a merge of one catalog keeps its positions; any file pointing outside it is refused
+    if let Err(e) = model::assemble::check_catalog(&cat) {
+        problems.push(format!("{}: {e}", t.catalog));
+        return checked;
+    }
+    // positions unchanged; any file pointing outside the catalog is refused
+    let part = model::assemble::Part::identity(&t.catalog, &cat);
     for rel in &cat.chunks {
         checked += 1;
         match read_hashed::<TrendChunk>(dir, rel) {
             Ok(c) => {
-                if let Some(e) = c.series.iter().find_map(|s| part.series(s).err()).or_else(|| c.detected.iter().find_map(|d| part.change(d).err())) {
+                if let Some(e) = c
+                    .series
+                    .iter()
+                    .find_map(|s| part.series(s).err())
+                    .or_else(|| c.detected.iter().find_map(|d| part.change(d).err()))
+                {
                     problems.push(format!("{rel}: {e}"));
                 }
             }

@@ -28,7 +28,11 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc
                 .iter()
                 .map(|r| {
                     let job = *job_of.entry(Arc::as_ptr(&r.job)).or_insert_with(|| {
-                        let k = DocJob { testcase: r.job.testcase.clone(), machine: r.job.machine.clone(), params: r.job.params.clone() };
+                        let k = DocJob {
+                            testcase: r.job.testcase.clone(),
+                            machine: r.job.machine.clone(),
+                            params: r.job.params.clone(),
+                        };
                         match jobs.iter().position(|j| *j == k) {
                             Some(i) => i as u32,
                             None => {
@@ -59,12 +63,22 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc
         commits: d
             .commits
             .iter()
-            .map(|c| DocCommit { id: c.id.clone(), subject: c.subject.clone(), tree: c.tree.clone(), branch: c.branch.clone() })
+            .map(|c| DocCommit {
+                id: c.id.clone(),
+                subject: c.subject.clone(),
+                tree: c.tree.clone(),
+                branch: c.branch.clone(),
+            })
             .collect(),
         headlines: d
             .headlines
             .iter()
-            .map(|h| DocHeadline { testcase: h.testcase.clone(), metric: h.metric.clone(), change: h.change, word: h.word.clone() })
+            .map(|h| DocHeadline {
+                testcase: h.testcase.clone(),
+                metric: h.metric.clone(),
+                change: h.change,
+                word: h.word.clone(),
+            })
             .collect(),
         jobs,
         sections,
@@ -94,13 +108,17 @@ pub fn from_doc(rd: &ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Resu
     let jobs: Vec<Arc<JobKey>> = rd
         .jobs
         .iter()
-        .map(|j| Arc::new(JobKey { testcase: j.testcase.clone(), machine: j.machine.clone(), params: j.params.clone() }))
+        .map(|j| {
+            Arc::new(JobKey { testcase: j.testcase.clone(), machine: j.machine.clone(), params: j.params.clone() })
+        })
         .collect();
     let mut sections = Vec::with_capacity(rd.sections.len());
     for (index, s) in rd.sections.iter().enumerate() {
         let mut rows = Vec::with_capacity(s.rows.len());
         for r in &s.rows {
-            let job = jobs.get(r.job as usize).ok_or_else(|| format!("row of {} names job #{} of {}", r.metric, r.job, jobs.len()))?;
+            let job = jobs
+                .get(r.job as usize)
+                .ok_or_else(|| format!("row of {} names job #{} of {}", r.metric, r.job, jobs.len()))?;
             rows.push(Row {
                 line: r.line,
                 kind: if r.fail { RowKind::Fail } else { RowKind::Perf },
@@ -136,12 +154,22 @@ pub fn from_doc(rd: &ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Resu
         commits: rd
             .commits
             .iter()
-            .map(|c| CommitInfo { id: c.id.clone(), subject: c.subject.clone(), tree: c.tree.clone(), branch: c.branch.clone() })
+            .map(|c| CommitInfo {
+                id: c.id.clone(),
+                subject: c.subject.clone(),
+                tree: c.tree.clone(),
+                branch: c.branch.clone(),
+            })
             .collect(),
         headlines: rd
             .headlines
             .iter()
-            .map(|h| HeadlineInfo { testcase: h.testcase.clone(), metric: h.metric.clone(), change: h.change, word: h.word.clone() })
+            .map(|h| HeadlineInfo {
+                testcase: h.testcase.clone(),
+                metric: h.metric.clone(),
+                change: h.change,
+                word: h.word.clone(),
+            })
             .collect(),
         sections,
         notes: rd.notes.clone(),

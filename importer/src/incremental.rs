@@ -65,7 +65,11 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, Str
 }
 
 /// Take one old report document; returns the testcases it measures.
-fn add_doc(l: &mut Loaded, rd: &ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Result<BTreeSet<String>, String> {
+fn add_doc(
+    l: &mut Loaded,
+    rd: &ReportDoc,
+    script: &dyn Fn(&str) -> Option<String>,
+) -> Result<BTreeSet<String>, String> {
     if !l.ids.insert(rd.id.clone()) {
         return Ok(BTreeSet::new());
     }
@@ -77,8 +81,9 @@ fn add_doc(l: &mut Loaded, rd: &ReportDoc, script: &dyn Fn(&str) -> Option<Strin
 
 /// Add `new` documents to the dataset in `dir`.
 pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, String> {
-    let root: Root = read(dir, paths::INDEX)
-        .map_err(|e| format!("--into {}: {e} (create the dataset first with `lkpx import --out DIR`)", dir.display()))?;
+    let root: Root = read(dir, paths::INDEX).map_err(|e| {
+        format!("--into {}: {e} (create the dataset first with `lkpx import --out DIR`)", dir.display())
+    })?;
     let (new, dups_new) = dedup_documents(new);
     let loaded = load_touched(dir, &root, &new)?;
     let old_count = loaded.ids.len();

@@ -105,7 +105,9 @@ fn main() {
 fn run(cli: Cli) -> Result<bool> {
     match cli.cmd {
         Cmd::Rows { paths } => rows(&paths),
-        Cmd::Import { out, into, commit_url, git_log, paths } => import(&out, into.as_deref(), commit_url, git_log, &paths),
+        Cmd::Import { out, into, commit_url, git_log, paths } => {
+            import(&out, into.as_deref(), commit_url, git_log, &paths)
+        }
         Cmd::Check { dir } => {
             let start = Instant::now();
             let (problems, checked) = importer::dataset::check(&dir);
@@ -115,7 +117,11 @@ fn run(cli: Cli) -> Result<bool> {
             eprintln!(
                 "lkpx check: {checked} files checked in {}: {} in {:.2}s",
                 dir.display(),
-                if problems.is_empty() { "the dataset is whole".to_string() } else { format!("{} problem(s)", problems.len()) },
+                if problems.is_empty() {
+                    "the dataset is whole".to_string()
+                } else {
+                    format!("{} problem(s)", problems.len())
+                },
                 start.elapsed().as_secs_f64()
             );
             Ok(!problems.is_empty())

@@ -125,7 +125,11 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
     }
     let h = rd.headlines.first();
     let change = h.and_then(|h| {
-        rd.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == h.metric).and_then(|r| r.changes.first().copied().flatten())
+        rd.sections
+            .iter()
+            .flat_map(|s| &s.rows)
+            .find(|r| r.metric == h.metric)
+            .and_then(|r| r.changes.first().copied().flatten())
     });
     ReportSummary {
         id: rd.id.clone(),

@@ -36,7 +36,12 @@ impl Written {
             out.push(format!("index.json is {} KB (budget {} KB)", self.index_bytes >> 10, INDEX_BUDGET >> 10));
         }
         if self.largest.0 > SHARD_BUDGET {
-            out.push(format!("{} is {} KB (file budget {} KB)", self.largest.1, self.largest.0 >> 10, SHARD_BUDGET >> 10));
+            out.push(format!(
+                "{} is {} KB (file budget {} KB)",
+                self.largest.1,
+                self.largest.0 >> 10,
+                SHARD_BUDGET >> 10
+            ));
         }
         out
     }

@@ -147,7 +147,7 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
                 series.push((level, noise, step_at, step));
             }
         }
-        for c in 0..shape.commits {
+        for (c, commit) in log.iter().enumerate() {
             let mut sections = Vec::new();
             for (j, job) in jobs.iter().enumerate() {
                 let mut rows = Vec::new();
@@ -169,13 +169,13 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
                         ..Default::default()
                     });
                 }
-                sections.push(Section { index: j, commits: vec![log[c].sha.clone()], machine_desc: None, rows });
+                sections.push(Section { index: j, commits: vec![commit.sha.clone()], machine_desc: None, rows });
             }
             docs.push(Document {
                 source: format!("synthetic/{tc_name}/{c}"),
                 kind: SourceKind::ResultRoot,
                 subject: Some(format!("[synthetic] {tc_name} run {c}")),
-                date: Some(format!("{} +0000", date_of(log[c].time))),
+                date: Some(format!("{} +0000", date_of(commit.time))),
                 script: Some("# synthetic dataset: no real reproduce script\n".into()),
                 script_is_file: true,
                 sections,
@@ -220,10 +220,7 @@ fn job_key(tc_name: &str, tc: usize, j: usize) -> JobKey {
 /// and publishing. Returns what was written and the totals.
 pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
     let (docs, log) = documents(shape);
-    let weight = |m: &str| {
-        let ns = m.split('.').next().unwrap_or("");
-        TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2)
-    };
+    let weight = |m: &str| TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2);
     let opts = crate::build::Options { commit_url: None, git_log: log, weight: &weight };
     let (data, _) = crate::build::build(docs, &opts);
     let (files, root) = crate::pack::files(&data);

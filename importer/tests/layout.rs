@@ -143,7 +143,13 @@ fn a_killed_import_leaves_a_whole_dataset() {
         let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
         assert_eq!(code, 0, "killed after {delay_ms} ms: {err}");
         let now = std::fs::read(out.join("index.json")).unwrap();
-        let which = if now == old_root { "old" } else if now == new_root { "new" } else { "other" };
+        let which = if now == old_root {
+            "old"
+        } else if now == new_root {
+            "new"
+        } else {
+            "other"
+        };
         assert_ne!(which, "other", "killed after {delay_ms} ms: a root that is neither");
         *outcomes.entry(which).or_insert(0) += 1;
         // back to the old dataset for the next round

@@ -3,7 +3,9 @@
 //! each testcase's `Part` turns positions of that testcase's files into positions of the merged
 //! view, refusing any position outside its catalog (a broken file gives a message, not a panic).
 
-use crate::{ChangeRecord, ChangesShard, Commit, Index, JobShard, Root, SeriesData, SeriesShard, TestcaseInfo, TrendChunk};
+use crate::{
+    ChangeRecord, ChangesShard, Commit, Index, JobShard, Root, SeriesData, SeriesShard, TestcaseInfo, TrendChunk,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The merged view and, per loaded testcase, how to read its files.
@@ -30,6 +32,20 @@ fn at(map: &[u32], i: u32, what: &str) -> Result<u32, String> {
 }
 
 impl Part {
+    /// The part of a catalog that is the whole view (positions unchanged).
+    pub fn identity(path: &str, c: &Index) -> Part {
+        let n = |len: usize| (0..len as u32).collect();
+        Part {
+            catalog: path.to_string(),
+            chunks: c.chunks.clone(),
+            changes: c.changes.clone(),
+            metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
+            commits: n(c.commits.len()),
+            jobs: n(c.jobs.len()),
+            reports: n(c.reports.len()),
+        }
+    }
+
     /// The chunk file holding `metric`, if the testcase measured it.
     pub fn chunk_of(&self, metric: &str) -> Option<&str> {
         self.metric_chunk.get(metric).and_then(|&c| self.chunks.get(c as usize)).map(String::as_str)
@@ -74,7 +90,8 @@ impl Part {
 
     /// The series of `metric` in a chunk, as the trend draws them.
     pub fn series_shard(&self, chunk: &TrendChunk, metric: &str) -> Result<SeriesShard, String> {
-        let series = chunk.series.iter().filter(|s| s.metric == metric).map(|s| self.series(s)).collect::<Result<_, _>>()?;
+        let series =
+            chunk.series.iter().filter(|s| s.metric == metric).map(|s| self.series(s)).collect::<Result<_, _>>()?;
         Ok(SeriesShard { schema: chunk.schema, testcase: chunk.testcase.clone(), metric: metric.to_string(), series })
     }
 
@@ -122,9 +139,13 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
     idx.reports = reports.into_values().collect();
     let report_pos: HashMap<String, u32> =
         idx.reports.iter().enumerate().map(|(i, r)| (r.id.clone(), i as u32)).collect();
-    let metric_names: BTreeSet<&str> = catalogs.iter().flat_map(|(_, c)| c.metrics.iter().map(|m| m.name.as_str())).collect();
+    let metric_names: BTreeSet<&str> =
+        catalogs.iter().flat_map(|(_, c)| c.metrics.iter().map(|m| m.name.as_str())).collect();
     let metric_pos: HashMap<&str, u32> = metric_names.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect();
-    idx.metrics = metric_names.iter().map(|m| crate::MetricInfo { name: m.to_string(), fail: true, ..Default::default() }).collect();
+    idx.metrics = metric_names
+        .iter()
+        .map(|m| crate::MetricInfo { name: m.to_string(), fail: true, ..Default::default() })
+        .collect();
     let mut parts = BTreeMap::new();
     let mut infos: HashMap<String, TestcaseInfo> = HashMap::new();
     for (path, c) in catalogs {
@@ -150,7 +171,7 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
         })
         .collect();
     // headlines: newest report first (a stable order within a report)
-    idx.headlines.sort_by(|a, b| b.report.cmp(&a.report));
+    idx.headlines.sort_by_key(|h| std::cmp::Reverse(h.report));
     Ok(Assembled { index: idx, parts })
 }
 
@@ -202,14 +223,21 @@ fn add_catalog(
 
 /// Every position a catalog holds is inside it.
 pub fn check_catalog(c: &Index) -> Result<(), String> {
-    let (nc, nj, nr, nm) = (c.commits.len() as u32, c.jobs.len() as u32, c.reports.len() as u32, c.metrics.len() as u32);
+    let (nc, nj, nr, nm) =
+        (c.commits.len() as u32, c.jobs.len() as u32, c.reports.len() as u32, c.metrics.len() as u32);
     let bad = |what: &str| Err(format!("malformed catalog: {what} names a missing job, commit, report or metric"));
     if c.headlines.iter().any(|h| {
-        h.report >= nr || h.job.is_some_and(|j| j >= nj) || h.base.is_some_and(|x| x >= nc) || h.head.is_some_and(|x| x >= nc)
+        h.report >= nr
+            || h.job.is_some_and(|j| j >= nj)
+            || h.base.is_some_and(|x| x >= nc)
+            || h.head.is_some_and(|x| x >= nc)
     }) {
         return bad("a headline");
     }
-    if c.reports.iter().any(|r| r.sections.iter().any(|s| s.job.is_some_and(|j| j >= nj) || s.commits.iter().any(|&x| x >= nc))) {
+    if c.reports
+        .iter()
+        .any(|r| r.sections.iter().any(|s| s.job.is_some_and(|j| j >= nj) || s.commits.iter().any(|&x| x >= nc)))
+    {
         return bad("a report section");
     }
     if c.testcases.iter().any(|t| t.jobs.iter().any(|&j| j >= nj) || t.metrics.iter().any(|&m| m >= nm)) {

@@ -124,7 +124,14 @@ mod tests {
         assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json");
         assert_eq!(report_doc("abc"), "d/abc.json");
         // every path lives in one of the published directories
-        for p in [catalog("x", "1"), trend_chunk("x", "1"), job_shard("x", "1"), changes("x", "1"), report_doc("1"), script("1")] {
+        for p in [
+            catalog("x", "1"),
+            trend_chunk("x", "1"),
+            job_shard("x", "1"),
+            changes("x", "1"),
+            report_doc("1"),
+            script("1"),
+        ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
         }
     }

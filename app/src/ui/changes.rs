@@ -20,7 +20,8 @@ pub fn ChangesView() -> impl IntoView {
             s.selected(&FacetKey::Testcase).filter(|t| c0.testcase(t).is_some()).cloned().collect::<Vec<String>>()
         })
     });
-    let shards = LocalResource::new(move || web::load_changes(testcases.get(), false));
+    let cl = cat.clone();
+    let shards = LocalResource::new(move || web::load_changes(cl.clone(), testcases.get(), false));
     let c1 = cat.clone();
     let model = Memo::new(move |_| {
         let loaded = shards.get()?;

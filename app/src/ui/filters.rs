@@ -11,7 +11,9 @@ pub fn Filters() -> impl IntoView {
     let cat = expect_context::<Cat>();
     let total = cat.index.jobs.len();
     let c1 = cat.clone();
-    let all = Memo::new(move |_| nav.state.with(|s| facets::facets(&c1.index.jobs, s)));
+    let unloaded = cat.unloaded();
+    let all =
+        Memo::new(move |_| nav.state.with(|s| facets::with_unloaded(facets::facets(&c1.index.jobs, s), &unloaded, s)));
     let c2 = cat.clone();
     let matching = Memo::new(move |_| nav.state.with(|s| facets::matching_jobs(&c2.index.jobs, s).len()));
     let fixed_open = RwSignal::new(false);

@@ -64,26 +64,66 @@ pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShar
     (job, current)
 }
 
-async fn load_catalog() -> Result<Cat, String> {
-    let text = web::fetch_text(model::paths::INDEX).await?;
-    let index: model::Index = crate::data::parse_json(model::paths::INDEX, &text)?;
-    Ok(Arc::new(Catalog::new(index)))
+/// The testcases whose catalogs the page loads first: those the URL selects; with no query, the
+/// newest report's; with a query that selects none (a job, a commit…), every testcase.
+async fn first_testcases() -> Result<Vec<String>, String> {
+    let root = web::load_json::<model::Root>(model::paths::INDEX).await?;
+    let query = web::current_query();
+    let (s, _) = ViewState::parse(&query);
+    let selected: Vec<String> = s.selected(&crate::state::FacetKey::Testcase).cloned().collect();
+    Ok(if !selected.is_empty() {
+        selected
+    } else if query.is_empty() {
+        let newest = root.newest.iter().find_map(|r| r.testcases.first());
+        newest.or(root.testcases.first().map(|t| &t.name)).into_iter().cloned().collect()
+    } else {
+        root.testcases.iter().map(|t| t.name.clone()).collect()
+    })
 }
+
+/// The merged catalog the explorer shows; replaced (and the explorer rebuilt from the URL)
+/// when the view needs testcases that are not loaded yet.
+#[derive(Clone, Copy)]
+pub struct Loaded(RwSignal<Option<Result<Cat, String>>>);
 
 #[component]
 pub fn App() -> impl IntoView {
-    let catalog = LocalResource::new(load_catalog);
+    let loaded = Loaded(RwSignal::new(None));
+    provide_context(loaded);
+    leptos::task::spawn_local(async move {
+        let cat = match first_testcases().await {
+            Ok(tcs) => web::load_catalogs(tcs).await,
+            Err(e) => Err(e),
+        };
+        loaded.0.set(Some(cat));
+    });
     view! {
         <header class="top">
             <h1>"LKP Explorer"</h1>
             <span class="tagline">"Linux kernel test robot performance numbers, per commit"</span>
         </header>
-        {move || match catalog.get() {
+        {move || match loaded.0.get() {
             None => view! { <p class="status" data-testid="status">"loading data/index.json…"</p> }.into_any(),
             Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
             Some(Ok(cat)) => view! { <Explorer cat=cat /> }.into_any(),
         }}
     }
+}
+
+/// Load the catalogs state `s` needs that are not loaded, then show them (the explorer is
+/// rebuilt from the URL, which already says `s`). Returns whether anything is to be loaded.
+fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
+    let missing = cat.missing_for(s);
+    if missing.is_empty() {
+        return false;
+    }
+    let mut all: Vec<String> = cat.parts.keys().cloned().collect();
+    all.extend(missing);
+    leptos::task::spawn_local(async move {
+        let next = web::load_catalogs(all).await;
+        loaded.0.set(Some(next));
+    });
+    true
 }
 
 #[component]
@@ -96,14 +136,33 @@ fn Explorer(cat: Cat) -> impl IntoView {
     provide_context(nav);
     provide_context(cat.clone());
 
-    // Back and forward: the URL is the truth; re-read it. The explorer lives as long as the
-    // page, so the listener is never removed (dropping the handle keeps it).
+    // Back and forward: the URL is the truth; re-read it (loading catalogs it needs first). The
+    // explorer is rebuilt when catalogs load: its listener goes with it.
+    let loaded = expect_context::<Loaded>();
     let popcat = cat.clone();
-    let _ = window_event_listener(leptos::ev::popstate, move |_| {
+    let handle = window_event_listener(leptos::ev::popstate, move |_| {
         web::drop_pending_url();
-        let (s, n) = from_query(&popcat, &web::current_query());
+        let query = web::current_query();
+        if load_missing(&popcat, loaded, &ViewState::parse(&query).0) {
+            return;
+        }
+        let (s, n) = from_query(&popcat, &query);
         state.set(s);
         notices.set(n);
+    });
+    on_cleanup(move || handle.remove());
+
+    // Selecting a testcase whose catalog is not loaded (or clearing the selection) loads it.
+    let selection =
+        Memo::new(move |_| state.with(|s| s.selected(&crate::state::FacetKey::Testcase).cloned().collect::<Vec<_>>()));
+    let lcat = cat.clone();
+    Effect::new(move |_| {
+        selection.track();
+        if state.with_untracked(|s| lcat.missing_for(s)).is_empty() {
+            return;
+        }
+        web::flush_url();
+        state.with_untracked(|s| load_missing(&lcat, loaded, s));
     });
 
     let tab = Memo::new(move |_| state.with(|s| s.tab));
@@ -128,12 +187,12 @@ fn Explorer(cat: Cat) -> impl IntoView {
     };
     let t = &cat.index.totals;
     let status = format!(
-        "{} reports · {} jobs · {} series · {} points · {} commits",
+        "{} reports · {} testcases · {} jobs · {} series · {} points",
         t.reports,
+        cat.root.testcases.len(),
         t.jobs,
         t.series,
         t.points,
-        cat.index.commits.len()
     );
     let tab_button = move |which: Tab, label: &'static str, testid: &'static str| {
         view! {

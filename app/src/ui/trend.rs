@@ -8,7 +8,7 @@ use crate::views::{self, TrendModel};
 use crate::{draw, web};
 use leptos::prelude::*;
 use model::stats::{format_change, format_value};
-use model::{ChangeKind, SeriesShard};
+use model::ChangeKind;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::sync::Arc;
@@ -48,24 +48,27 @@ pub fn Trend() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
     let c1 = cat.clone();
-    let paths = Memo::new(move |_| nav.state.with(|s| views::trend_shards(&c1, s)));
-    let shards = LocalResource::new(move || {
-        let paths = paths.get();
+    // (metric, chunks): two metrics can share a chunk, so the key names the metric too
+    let key =
+        Memo::new(move |_| nav.state.with(|s| (s.metric.clone().unwrap_or_default(), views::trend_shards(&c1, s))));
+    let paths = Memo::new(move |_| key.with(|k| k.1.clone()));
+    let c0 = cat.clone();
+    let loaded = LocalResource::new(move || {
+        let k = key.get();
+        let cat = c0.clone();
         async move {
-            let mut out: Vec<Arc<SeriesShard>> = Vec::new();
-            for (_, p) in &paths {
-                out.push(web::load_json::<SeriesShard>(p).await?);
-            }
-            Ok::<_, String>((paths, out))
+            let (series, steps) = web::load_series(cat, k.1.clone(), k.0.clone()).await?;
+            Ok::<_, String>((k, series, steps))
         }
     });
+    let shards = Signal::derive(move || loaded.get().map(|r| r.map(|(p, s, _)| (p, s))));
     let c2 = cat.clone();
     let model = Memo::new(move |_| {
         let loaded = shards.get()?;
         // A resource keeps its previous value while the next one loads: the shards of the
         // previous selection must not be drawn under the new one.
-        if let Ok((for_paths, _)) = &loaded {
-            if paths.with(|p| p != for_paths) {
+        if let Ok((for_key, _)) = &loaded {
+            if key.with(|k| k != for_key) {
                 return None;
             }
         }
@@ -78,23 +81,12 @@ pub fn Trend() -> impl IntoView {
         None => prev.cloned().flatten().map(|(_, m)| (true, m)),
     });
 
-    // Detected steps of the drawn series, from the testcases' changes shards. They load after
-    // the chart and never block it; a testcase without a changes shard just has no markers.
-    // Only testcases the index says have detected steps are fetched.
-    let c7 = cat.clone();
-    let steps_src = LocalResource::new(move || {
-        let tcs = paths
-            .get()
-            .into_iter()
-            .map(|(t, _)| t)
-            .filter(|t| c7.testcase(t).is_some_and(|i| i.detected > 0))
-            .collect();
-        web::load_changes(tcs, true)
-    });
+    // Detected steps of the drawn series come in the same trend chunks as the series: no other
+    // file is fetched for them.
     let c6 = cat.clone();
     let steps = move || -> Vec<crate::changes::StepMarker> {
-        let (Some(Ok(src)), Some(Ok(m))) = (steps_src.get(), model.get()) else { return Vec::new() };
-        crate::changes::step_markers(&m.0, &src.0, |c| {
+        let (Some(Ok((_, _, src))), Some(Ok(m))) = (loaded.get(), model.get()) else { return Vec::new() };
+        crate::changes::step_markers(&m.0, &src, |c| {
             c6.index.commits.get(c as usize).map(|c| c.short().to_string()).unwrap_or_default()
         })
     };
