@@ -9,13 +9,14 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::Path;
-use std::sync::OnceLock;
 
 use model::{ChangeKind, Direction};
-use regex::Regex;
 use serde::Serialize;
 
-use crate::direction::{ruby_to_rust_regex, Anchor, Directions, PatternList};
+use crate::direction::{
+    self, complete_runs, is_bisectable, is_function_stat, is_pass_stat, is_perf_metric, keep_runs, Directions,
+    INCOMPLETE_RUN,
+};
 use crate::resultroot::{self, CommitMatrix};
 
 /// Per-run values per stat of one commit (a commit-level `matrix.json` without `stats_source`).
@@ -76,99 +77,10 @@ pub struct StatRecord {
     pub nr_run: usize,
 }
 
-// ------------------------------------------------------------------------------------------------
-// The lkp lists
-
-struct Lists {
-    failure: PatternList,
-    pass: PatternList,
-    perf_prefixes: PatternList,
-    perf_patterns: PatternList,
-    /// `perf-metrics-threshold.yaml` in file order: full-match pattern, value, integer-valued.
-    thresholds: Vec<(Regex, f64, bool)>,
-    denylist: PatternList,
-    allowlist: PatternList,
-    report_allowlist: PatternList,
-}
-
-fn lists() -> &'static Lists {
-    static LISTS: OnceLock<Lists> = OnceLock::new();
-    LISTS.get_or_init(|| Lists {
-        failure: PatternList::new(include_str!("../data/failure"), Anchor::Start),
-        pass: PatternList::new(include_str!("../data/pass"), Anchor::Start),
-        perf_prefixes: PatternList::new(&perf_prefix_lines(), Anchor::Start),
-        perf_patterns: PatternList::new(include_str!("../data/perf-metrics-patterns"), Anchor::Anywhere),
-        thresholds: thresholds(include_str!("../data/perf-metrics-threshold.yaml")),
-        denylist: PatternList::new(include_str!("../data/stat-denylist"), Anchor::Anywhere),
-        allowlist: PatternList::new(include_str!("../data/stat-allowlist"), Anchor::Anywhere),
-        report_allowlist: PatternList::new(include_str!("../data/report-allowlist"), Anchor::Anywhere),
-    })
-}
-
-/// lkp's perf metrics are `etc/perf-metrics-prefixes` plus `<test>.` for every test program that
-/// is neither functional nor "other" (`LKP::PerfMetrics`). We do not ship lkp's `programs/`, so the
-/// tests are those of `etc/linux-perf-test-cases` and the test names the direction lists start with
-/// (`fxmark`, `fio`, `pts`…: every KPI there belongs to a performance test).
-fn perf_prefix_lines() -> String {
-    let mut lines: Vec<String> = include_str!("../data/perf-metrics-prefixes").lines().map(str::to_string).collect();
-    let mut tests: BTreeSet<String> =
-        include_str!("../data/linux-perf-test-cases").lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
-    for text in [include_str!("../data/index-perf-all.yaml"), include_str!("../data/index-latency-all.yaml")] {
-        for line in text.lines() {
-            let Some((head, _)) = line.split_once("\\.") else {
-                continue;
-            };
-            if !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-                tests.insert(head.to_string());
-            }
-        }
-    }
-    lines.extend(tests.iter().map(|t| regex::escape(&format!("{t}."))));
-    lines.join("\n")
-}
-
-fn thresholds(text: &str) -> Vec<(Regex, f64, bool)> {
-    let map: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
-    map.iter()
-        .filter_map(|(k, v)| {
-            let re = Regex::new(&format!("^(?:{})$", ruby_to_rust_regex(k.as_str()?))).ok()?;
-            let integer = v.is_i64() || v.is_u64();
-            Some((re, v.as_f64()?, integer))
-        })
-        .collect()
-}
-
-/// lkp's `function_stat?`: failure and pass stats (`etc/failure`, `etc/pass`), except timing
-/// stats that happen to match (`.time.`, `.timestamp:`, `.bootstage:`).
-pub fn is_function_stat(stat: &str) -> bool {
-    if stat.contains(".time.") || stat.contains(".timestamp:") || stat.contains(".bootstage:") {
-        return false;
-    }
-    let l = lists();
-    l.failure.contains(stat) || l.pass.contains(stat)
-}
-
-/// Whether a failure stat counts passes (more is better) rather than failures.
-fn is_pass_stat(stat: &str) -> bool {
-    lists().pass.contains(stat)
-}
-
-/// lkp's `perf_metric?`: a change above 1% (rather than 5%) is worth reporting.
-pub fn is_perf_metric(stat: &str) -> bool {
-    let l = lists();
-    l.perf_patterns.contains(stat) || l.perf_prefixes.contains(stat)
-}
-
-/// lkp's `bisectable_stat?` (allow-list beats deny-list).
-fn is_bisectable(stat: &str) -> bool {
-    let l = lists();
-    l.allowlist.contains(stat) || !l.denylist.contains(stat)
-}
-
 /// lkp's `reasonable_perf_change?`: minimum magnitudes per stat (`perf-metrics-threshold.yaml`,
 /// first matching key decides), then the monitor rules.
 fn reasonable_perf_change(stat: &str, delta: f64, max: f64) -> bool {
-    for (re, v, integer) in &lists().thresholds {
+    for (re, v, integer) in direction::perf_thresholds() {
         if !re.is_match(stat) {
             continue;
         }
@@ -242,8 +154,6 @@ struct Found {
     base: Vec<f64>,
 }
 
-const INCOMPLETE_RUN: &str = "last_state.is_incomplete_run";
-
 /// lkp's records of the changed stats, sorted by stat name.
 pub fn lkp_records(base: &Matrix, head: &Matrix, opts: &CompareOptions) -> Vec<StatRecord> {
     find_changed(base, head, opts).into_values().map(|f| f.record).collect()
@@ -310,16 +220,14 @@ fn find_changed(base: &Matrix, head: &Matrix, opts: &CompareOptions) -> BTreeMap
 
 /// lkp's `filter_incomplete_run`: drops the columns of incomplete runs and the flag itself.
 fn filter_incomplete_run(m: &Matrix) -> Matrix {
-    let Some(flags) = m.get(INCOMPLETE_RUN) else {
-        return m.clone();
-    };
-    m.iter()
-        .filter(|(k, _)| *k != INCOMPLETE_RUN)
-        .map(|(k, v)| {
-            let kept = v.iter().enumerate().filter(|(i, _)| flags.get(*i) != Some(&1.0)).map(|(_, x)| *x).collect();
-            (k.clone(), kept)
-        })
-        .collect()
+    let mut m = m.clone();
+    if let Some(flags) = m.remove(INCOMPLETE_RUN) {
+        let keep = complete_runs(&flags, flags.len());
+        for v in m.values_mut() {
+            keep_runs(v, &keep);
+        }
+    }
+    m
 }
 
 /// Number of runs: the longest row (lkp reads it from `stats_source`; matrices read by this
@@ -470,7 +378,7 @@ impl StatContext<'_> {
         {
             return true;
         }
-        if !self.opts.more && !is_bisectable(k) && !lists().report_allowlist.contains(k) {
+        if !self.opts.more && !is_bisectable(k) && !direction::is_report_allowed(k) {
             return true;
         }
         if is_function {
@@ -585,27 +493,6 @@ pub fn run_compare(base: &Path, head: &Path, opts: &CompareOptions, out: &mut dy
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn perf_metric_lists() {
-        assert!(is_perf_metric("vmstat.cpu.us"));
-        assert!(is_perf_metric("fxmark.ssd_ext4_no_jnl_MRPL_4_bufferedio.works/sec"));
-        assert!(is_perf_metric("will-it-scale.per_process_ops"));
-        assert!(is_perf_metric("aim7.time.elapsed_time"));
-        assert!(!is_perf_metric("unknown.stat"));
-        assert!(!is_perf_metric("meminfo.Active"));
-    }
-
-    #[test]
-    fn function_stats() {
-        assert!(is_function_stat("dmesg.boot_failures"));
-        assert!(is_function_stat("kmsg.error"));
-        assert!(is_function_stat("kernel-selftests.net.fcnal-test.sh.fail"));
-        assert!(is_function_stat("ltp.foo.pass"));
-        assert!(!is_function_stat("dmesg.timestamp:last"));
-        assert!(!is_function_stat("will-it-scale.per_process_ops"));
-        assert!(!is_function_stat("fio.write_iops"));
-    }
 
     #[test]
     fn thresholds_and_monitor_rules() {

@@ -1,17 +1,37 @@
-//! Which way is better for a metric, as lkp-tests' direction lists say (`etc/index-perf-all.yaml`,
-//! `etc/index-latency-all.yaml`, shipped in `importer/data/`).
+//! The lkp-tests data lists shipped in `importer/data/` (unedited GPL-2.0 copies of lkp-tests'
+//! `etc/`, see its README), embedded and compiled here, once: no other module reads that
+//! directory. With them, the rules that are nothing but a lookup in them: which way is better for
+//! a metric, lkp's `function_stat?`, `perf_metric?`, `bisectable_stat?`, the thresholds of a
+//! reasonable change, how a run's samples reduce to one number, and lkp's incomplete-run rule,
+//! which the result-root reader and the comparer both apply.
 //!
-//! lkp (`kpi_stat_direction` in `lib/stats.rb`) takes the first key of `index-perf-all.yaml`, in file
-//! order, that matches the whole stat name (`/^#{key}$/`); only when none does, the first key of
-//! `index-latency-all.yaml`. The sign of its weight is the direction. We keep that precedence: one
-//! `RegexSet` over both lists in that order, and the lowest matching index wins.
+//! Direction: lkp (`kpi_stat_direction` in `lib/stats.rb`) takes the first key of
+//! `index-perf-all.yaml`, in file order, that matches the whole stat name (`/^#{key}$/`); only when
+//! none does, the first key of `index-latency-all.yaml`. The sign of its weight is the direction.
+//! We keep that precedence: one `RegexSet` over both lists in that order, and the lowest matching
+//! index wins.
 
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use regex::{Regex, RegexSet};
 
 const INDEX_PERF_ALL: &str = include_str!("../data/index-perf-all.yaml");
 const INDEX_LATENCY_ALL: &str = include_str!("../data/index-latency-all.yaml");
+const FAILURE: &str = include_str!("../data/failure");
+const PASS: &str = include_str!("../data/pass");
+const PERF_METRICS_PREFIXES: &str = include_str!("../data/perf-metrics-prefixes");
+const PERF_METRICS_PATTERNS: &str = include_str!("../data/perf-metrics-patterns");
+const PERF_METRICS_THRESHOLD: &str = include_str!("../data/perf-metrics-threshold.yaml");
+const LINUX_PERF_TEST_CASES: &str = include_str!("../data/linux-perf-test-cases");
+const STAT_DENYLIST: &str = include_str!("../data/stat-denylist");
+const STAT_ALLOWLIST: &str = include_str!("../data/stat-allowlist");
+const REPORT_ALLOWLIST: &str = include_str!("../data/report-allowlist");
+const EVENT_COUNTER_PREFIXES: &str = include_str!("../data/event-counter-prefixes");
+const EVENT_COUNTER_PATTERNS: &str = include_str!("../data/event-counter-patterns");
+const INDEPENDENT_COUNTER_PREFIXES: &str = include_str!("../data/independent-counter-prefixes");
+const IGNORE_PART_PREFIXES: &str = include_str!("../data/ignore-part-prefixes");
+const ADD_MAX_LATENCY: &str = include_str!("../data/add-max-latency");
 
 /// The compiled direction lists.
 #[derive(Debug)]
@@ -138,6 +158,155 @@ impl PatternList {
     }
 }
 
+// ------------------------------------------------------------------------------------------------
+// The stat classes of lkp's comparer (`lib/stats.rb`)
+
+struct StatLists {
+    failure: PatternList,
+    pass: PatternList,
+    perf_prefixes: PatternList,
+    perf_patterns: PatternList,
+    /// `perf-metrics-threshold.yaml` in file order: full-match pattern, value, integer-valued.
+    thresholds: Vec<(Regex, f64, bool)>,
+    denylist: PatternList,
+    allowlist: PatternList,
+    report_allowlist: PatternList,
+}
+
+fn stat_lists() -> &'static StatLists {
+    static LISTS: OnceLock<StatLists> = OnceLock::new();
+    LISTS.get_or_init(|| StatLists {
+        failure: PatternList::new(FAILURE, Anchor::Start),
+        pass: PatternList::new(PASS, Anchor::Start),
+        perf_prefixes: PatternList::new(&perf_prefix_lines(), Anchor::Start),
+        perf_patterns: PatternList::new(PERF_METRICS_PATTERNS, Anchor::Anywhere),
+        thresholds: thresholds(PERF_METRICS_THRESHOLD),
+        denylist: PatternList::new(STAT_DENYLIST, Anchor::Anywhere),
+        allowlist: PatternList::new(STAT_ALLOWLIST, Anchor::Anywhere),
+        report_allowlist: PatternList::new(REPORT_ALLOWLIST, Anchor::Anywhere),
+    })
+}
+
+/// lkp's perf metrics are `etc/perf-metrics-prefixes` plus `<test>.` for every test program that
+/// is neither functional nor "other" (`LKP::PerfMetrics`). We do not ship lkp's `programs/`, so the
+/// tests are those of `etc/linux-perf-test-cases` and the test names the direction lists start with
+/// (`fxmark`, `fio`, `pts`…: every KPI there belongs to a performance test).
+fn perf_prefix_lines() -> String {
+    let mut lines: Vec<String> = PERF_METRICS_PREFIXES.lines().map(str::to_string).collect();
+    let mut tests: BTreeSet<String> =
+        LINUX_PERF_TEST_CASES.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+    for text in [INDEX_PERF_ALL, INDEX_LATENCY_ALL] {
+        for line in text.lines() {
+            let Some((head, _)) = line.split_once("\\.") else {
+                continue;
+            };
+            if !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+                tests.insert(head.to_string());
+            }
+        }
+    }
+    lines.extend(tests.iter().map(|t| regex::escape(&format!("{t}."))));
+    lines.join("\n")
+}
+
+fn thresholds(text: &str) -> Vec<(Regex, f64, bool)> {
+    let map: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
+    map.iter()
+        .filter_map(|(k, v)| {
+            let re = Regex::new(&format!("^(?:{})$", ruby_to_rust_regex(k.as_str()?))).ok()?;
+            let integer = v.is_i64() || v.is_u64();
+            Some((re, v.as_f64()?, integer))
+        })
+        .collect()
+}
+
+/// lkp's `function_stat?`: failure and pass stats (`etc/failure`, `etc/pass`), except timing
+/// stats that happen to match (`.time.`, `.timestamp:`, `.bootstage:`).
+pub fn is_function_stat(stat: &str) -> bool {
+    if stat.contains(".time.") || stat.contains(".timestamp:") || stat.contains(".bootstage:") {
+        return false;
+    }
+    let l = stat_lists();
+    l.failure.contains(stat) || l.pass.contains(stat)
+}
+
+/// Whether a failure stat counts passes (more is better) rather than failures.
+pub fn is_pass_stat(stat: &str) -> bool {
+    stat_lists().pass.contains(stat)
+}
+
+/// lkp's `perf_metric?`: a change above 1% (rather than 5%) is worth reporting.
+pub fn is_perf_metric(stat: &str) -> bool {
+    let l = stat_lists();
+    l.perf_patterns.contains(stat) || l.perf_prefixes.contains(stat)
+}
+
+/// lkp's `bisectable_stat?` (allow-list beats deny-list).
+pub fn is_bisectable(stat: &str) -> bool {
+    let l = stat_lists();
+    l.allowlist.contains(stat) || !l.denylist.contains(stat)
+}
+
+/// `etc/report-allowlist`: reported even when not bisectable.
+pub fn is_report_allowed(stat: &str) -> bool {
+    stat_lists().report_allowlist.contains(stat)
+}
+
+/// `perf-metrics-threshold.yaml` in file order: full-match pattern, minimum magnitude, and
+/// whether the value is an integer (Ruby halves those with an integer division).
+pub fn perf_thresholds() -> &'static [(Regex, f64, bool)] {
+    &stat_lists().thresholds
+}
+
+// ------------------------------------------------------------------------------------------------
+// How a run's samples reduce to one number (`create_stats_matrix` in `lib/matrix.rb`)
+
+/// The stat classes of lkp's reduction of a monitor's samples.
+pub struct ReduceLists {
+    /// Counters reduced as last minus first (`event-counter-prefixes`, `-patterns`).
+    pub event_prefixes: PatternList,
+    pub event_patterns: PatternList,
+    /// Counters reduced as a sum (`independent-counter-prefixes`).
+    pub independent: PatternList,
+    /// Stats not cut to the `stats_part_begin/end` window (`ignore-part-prefixes`).
+    pub ignore_part: PatternList,
+    /// Stats that also get a `<stat>.max` (`add-max-latency`).
+    pub add_max_latency: PatternList,
+}
+
+pub fn reduce_lists() -> &'static ReduceLists {
+    static LISTS: OnceLock<ReduceLists> = OnceLock::new();
+    LISTS.get_or_init(|| ReduceLists {
+        event_prefixes: PatternList::new(EVENT_COUNTER_PREFIXES, Anchor::Start),
+        event_patterns: PatternList::new(EVENT_COUNTER_PATTERNS, Anchor::Anywhere),
+        independent: PatternList::new(INDEPENDENT_COUNTER_PREFIXES, Anchor::Start),
+        ignore_part: PatternList::new(IGNORE_PART_PREFIXES, Anchor::Start),
+        add_max_latency: PatternList::new(ADD_MAX_LATENCY, Anchor::Full),
+    })
+}
+
+// ------------------------------------------------------------------------------------------------
+// Incomplete runs
+
+/// The stat that flags, per run (column), a run that did not complete (value 1).
+pub const INCOMPLETE_RUN: &str = "last_state.is_incomplete_run";
+
+/// lkp's incomplete-run rule (`filter_incomplete_run`): which of `columns` runs to keep, given the
+/// `last_state.is_incomplete_run` row: every run whose flag is not 1.
+pub fn complete_runs(flags: &[f64], columns: usize) -> Vec<bool> {
+    (0..columns).map(|i| flags.get(i) != Some(&1.0)).collect()
+}
+
+/// `row` without the runs that `keep` drops (runs past the end of `keep` stay).
+pub fn keep_runs<T>(row: &mut Vec<T>, keep: &[bool]) {
+    let mut i = 0;
+    row.retain(|_| {
+        let k = keep.get(i).copied().unwrap_or(true);
+        i += 1;
+        k
+    });
+}
+
 /// Reads a `pattern: weight` YAML mapping in file order (serde_yaml's `Mapping` keeps it).
 fn read_list(text: &str, name: &str) -> Result<Vec<(String, i8)>, String> {
     let map: serde_yaml::Mapping = serde_yaml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
@@ -261,6 +430,45 @@ mod tests {
         assert!(d.is_latency("dbench.max_latency"));
         assert!(!d.is_latency("thrulay.jitter"));
         assert_eq!(d.pattern("fio.write_iops"), Some("fio\\..+_iops"));
+    }
+
+    #[test]
+    fn perf_metric_lists() {
+        assert!(is_perf_metric("vmstat.cpu.us"));
+        assert!(is_perf_metric("fxmark.ssd_ext4_no_jnl_MRPL_4_bufferedio.works/sec"));
+        assert!(is_perf_metric("will-it-scale.per_process_ops"));
+        assert!(is_perf_metric("aim7.time.elapsed_time"));
+        assert!(!is_perf_metric("unknown.stat"));
+        assert!(!is_perf_metric("meminfo.Active"));
+    }
+
+    #[test]
+    fn function_stats() {
+        assert!(is_function_stat("dmesg.boot_failures"));
+        assert!(is_function_stat("kmsg.error"));
+        assert!(is_function_stat("kernel-selftests.net.fcnal-test.sh.fail"));
+        assert!(is_function_stat("ltp.foo.pass"));
+        assert!(!is_function_stat("dmesg.timestamp:last"));
+        assert!(!is_function_stat("will-it-scale.per_process_ops"));
+        assert!(!is_function_stat("fio.write_iops"));
+    }
+
+    #[test]
+    fn incomplete_runs() {
+        // (flags, columns, runs kept)
+        let cases: [(&[f64], usize, &[bool]); 5] = [
+            (&[0.0, 1.0, 0.0], 3, &[true, false, true]),
+            (&[1.0], 3, &[false, true, true]),
+            (&[], 2, &[true, true]),
+            (&[f64::NAN, 2.0], 2, &[true, true]),
+            (&[1.0, 1.0, 0.0, 1.0], 3, &[false, false, true]),
+        ];
+        for (flags, columns, want) in cases {
+            assert_eq!(complete_runs(flags, columns), want, "{flags:?}");
+        }
+        let mut row = vec![10, 11, 12, 13];
+        keep_runs(&mut row, &[true, false, true]);
+        assert_eq!(row, [10, 12, 13]);
     }
 
     #[test]

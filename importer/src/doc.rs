@@ -97,6 +97,6 @@ pub struct Row {
     pub runs: Vec<Option<u32>>,
     /// Per-run values per column where known (result roots).
     pub run_values: Vec<Option<Vec<f64>>>,
-    /// A trailing annotation after the metric name (`<-------- (a)`), kept as a note.
+    /// An annotation written after the metric name, as the mail has it (`<-------- (a)`).
     pub note: Option<String>,
 }

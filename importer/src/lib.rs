@@ -6,6 +6,7 @@
 //! writes it atomically.
 
 pub mod build;
+pub mod changepoints;
 pub mod compare;
 pub mod dataset;
 pub mod direction;

@@ -87,6 +87,11 @@ enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Detect steps along one series (lines `mean[,stddev_pct[,runs]]`) as the importer does; one JSON object per step.
+    Changepoints {
+        /// The series, one commit per line; `-` or nothing: standard input.
+        file: Option<PathBuf>,
+    },
 }
 
 fn main() {
@@ -152,6 +157,9 @@ fn run(cli: Cli) -> Result<bool> {
             let opts = importer::compare::CompareOptions { more, gap, variance, regression_only };
             importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
             Ok(false)
+        }
+        Cmd::Changepoints { file } => {
+            importer::changepoints::run(file.as_deref(), &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
     }
 }

@@ -442,7 +442,7 @@ impl<'m> Parser<'m> {
                 continue;
             }
             let toks = table::tokenize(t);
-            if !looks_like_row(&toks) {
+            if !looks_like_row(&toks) && !is_broken_row(&toks, lines.get(k + 1)) {
                 break;
             }
             match self.row(&toks, n, mode, l) {
@@ -483,6 +483,9 @@ impl<'m> Parser<'m> {
     }
 
     fn row(&mut self, toks: &[Tok], n: usize, mode: RowKind, line: &Line) -> Result<Option<Row>, String> {
+        // A note after the name (`<-------- (a)`) is not part of the grammar: set it aside.
+        let (row_end, note) = table::split_note(line.text.trim(), toks);
+        let toks = &toks[..row_end];
         // The name: last token, or `TOTAL <metric>` / `GEO-MEAN <metric>`.
         let mut end = toks.len();
         let total_at = toks.iter().position(|t| matches!(t, Tok::Word("TOTAL") | Tok::Word("GEO-MEAN")));
@@ -507,7 +510,7 @@ impl<'m> Parser<'m> {
             Some(j) => Arc::new(j),
             None => self.job_for(&metric),
         };
-        let mut row = Row { line: line.no, job, metric, aggregate, ..Default::default() };
+        let mut row = Row { line: line.no, job, metric, aggregate, note, ..Default::default() };
         if fail_row {
             let c = table::parse_fail_cells(cells, n)?;
             row.kind = RowKind::Fail;
@@ -762,6 +765,29 @@ fn looks_like_row(toks: &[Tok]) -> bool {
                 || table::parse_change(w, true).is_some()
         }
     }
+}
+
+/// A line inside a table that is meant as a row but is malformed where a row should start
+/// (`798566x4 ±  5%  -15.9%  6715392 ± 10%  meminfo.DirectMap2M`): it is read as a row, so that
+/// it becomes an error naming its line and the table goes on, instead of ending the table and
+/// losing the rows after it in silence. Prose after a table (`Disclaimer:`, a reply) is not:
+/// it neither starts like a number with another cell after it, nor holds a `±` cell while the
+/// next line carries on the table.
+fn is_broken_row(toks: &[Tok], next: Option<&Line>) -> bool {
+    if toks.len() < 3 {
+        return false;
+    }
+    let cells = &toks[..toks.len() - 1];
+    let cellish = |t: &Tok| match t {
+        Tok::Stddev(_) => true,
+        Tok::Word(w) => table::is_numberish(w) || table::parse_change(w, true).is_some(),
+    };
+    let starts_as_number = matches!(&toks[0], Tok::Word(w) if table::is_numberish(w));
+    if starts_as_number && cells[1..].iter().any(cellish) {
+        return true;
+    }
+    let table_goes_on = next.is_some_and(|l| looks_like_row(&table::tokenize(l.text.trim())));
+    table_goes_on && cells.iter().any(|t| matches!(t, Tok::Stddev(_)))
 }
 
 /// Identity of a row for "already read": commits, job, metric and every number, hashed.

@@ -11,12 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use model::{Params, SourceKind};
 use serde_json::Value;
 
-use crate::direction::{Anchor, PatternList};
+use crate::direction::{self, complete_runs, is_function_stat, keep_runs, INCOMPLETE_RUN};
 use crate::doc::{CommitInfo, Document, JobKey, Row, RowKind, Section};
 
 /// Errors name the file, and the line/column for JSON and YAML syntax errors.
@@ -62,8 +61,6 @@ pub struct RunStats {
     pub stats: BTreeMap<String, f64>,
     pub matrix: BTreeMap<String, Vec<f64>>,
 }
-
-const INCOMPLETE_RUN: &str = "last_state.is_incomplete_run";
 
 // ------------------------------------------------------------------------------------------------
 // Finding commit directories
@@ -292,21 +289,11 @@ fn drop_incomplete_runs(mut m: CommitMatrix) -> CommitMatrix {
     let Some(flags) = m.stats.remove(INCOMPLETE_RUN) else {
         return m;
     };
-    let keep: Vec<bool> = (0..m.columns).map(|i| flags.get(i).is_none_or(|v| *v != 1.0)).collect();
+    let keep = complete_runs(&flags, m.columns);
     for v in m.stats.values_mut() {
-        let mut i = 0;
-        v.retain(|_| {
-            let k = keep.get(i).copied().unwrap_or(true);
-            i += 1;
-            k
-        });
+        keep_runs(v, &keep);
     }
-    let mut i = 0;
-    m.sources.retain(|_| {
-        let k = keep.get(i).copied().unwrap_or(true);
-        i += 1;
-        k
-    });
+    keep_runs(&mut m.sources, &keep);
     m.columns = keep.iter().filter(|k| **k).count();
     m
 }
@@ -323,7 +310,7 @@ fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
             let mean = model::stats::mean(values).unwrap_or(0.0);
             let stddev_pct =
                 model::stats::pop_stddev(values).filter(|_| mean != 0.0).map(|sd| (100.0 * sd / mean).abs());
-            let fail = crate::compare::is_function_stat(stat);
+            let fail = is_function_stat(stat);
             Row {
                 kind: if fail { RowKind::Fail } else { RowKind::Perf },
                 job: job.clone(),
@@ -356,7 +343,7 @@ fn rows_from_averages(dir: &Path, job: &JobKey) -> Result<Vec<Row>, ResultRootEr
     Ok(avg
         .into_iter()
         .map(|(stat, mean)| {
-            let fail = crate::compare::is_function_stat(&stat);
+            let fail = is_function_stat(&stat);
             let stddev_pct = stddev.get(&stat).filter(|_| mean != 0.0).map(|sd| (100.0 * sd / mean).abs());
             Row {
                 kind: if fail { RowKind::Fail } else { RowKind::Perf },
@@ -808,32 +795,13 @@ pub fn load_run_stats(run: &Path) -> Result<Option<BTreeMap<String, f64>>, Resul
     Ok((!computed.matrix.is_empty()).then_some(computed.stats))
 }
 
-struct ReduceLists {
-    event_prefixes: PatternList,
-    event_patterns: PatternList,
-    independent: PatternList,
-    ignore_part: PatternList,
-    add_max_latency: PatternList,
-}
-
-fn reduce_lists() -> &'static ReduceLists {
-    static LISTS: OnceLock<ReduceLists> = OnceLock::new();
-    LISTS.get_or_init(|| ReduceLists {
-        event_prefixes: PatternList::new(include_str!("../data/event-counter-prefixes"), Anchor::Start),
-        event_patterns: PatternList::new(include_str!("../data/event-counter-patterns"), Anchor::Anywhere),
-        independent: PatternList::new(include_str!("../data/independent-counter-prefixes"), Anchor::Start),
-        ignore_part: PatternList::new(include_str!("../data/ignore-part-prefixes"), Anchor::Start),
-        add_max_latency: PatternList::new(include_str!("../data/add-max-latency"), Anchor::Full),
-    })
-}
-
 /// lkp's `create_stats_matrix` for one run directory: every `<monitor>.json(.gz)` is reduced to
 /// one number per stat, over the `stats_part_begin`..`stats_part_end` window (seconds) of
 /// job.yaml when set: 1 sample -> the sample; independent counters -> sum; event counters ->
 /// last minus first; else the sum divided by the window length. Stats matching
 /// `add-max-latency` also get `<stat>.max`; `perf-stat.overall.path-length` is added as lkp does.
 pub fn create_run_stats(run: &Path) -> Result<RunStats, ResultRootError> {
-    let lists = reduce_lists();
+    let lists = direction::reduce_lists();
     let job_path = run.join("job.yaml");
     let job = if job_path.is_file() { read_job(&job_path)? } else { JobYaml::default() };
     // Ruby's `to_f` of a missing key or a non-number is 0, which means "no bound".

@@ -62,5 +62,8 @@ fn row_object(doc: &Document, section: usize, commits: &[String], r: &Row) -> Va
     if r.aggregate {
         o.insert("aggregate".into(), json!(true));
     }
+    if let Some(note) = &r.note {
+        o.insert("note".into(), json!(note));
+    }
     Value::Object(o)
 }

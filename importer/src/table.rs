@@ -2,7 +2,8 @@
 //! the row grammar of lkp's `compare`/`ncompare` (see `docs/lkp-formats.md` §4 and §7).
 //!
 //! Column widths are never trusted: web archives collapse whitespace, so rows are read as a token
-//! sequence `cell (change cell)* name`, where `cell = [value] [±stddev%]`.
+//! sequence `cell (change cell)* name [note]`, where `cell = [value] [±stddev%]` and `note` is an
+//! annotation after the name that starts with an arrow (`<-------- (a)`).
 
 use model::ChangeKind;
 
@@ -76,31 +77,88 @@ fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
     Some((v, end))
 }
 
-/// A plain number cell (`123`, `0.07`, `1.345e+09`, `-36.17`).
+/// A plain number cell (`123`, `0.07`, `1.345e+09`, `-36.17`), spelled as lkp prints numbers:
+/// `%.2f`, an integer, or `%.4g` (whose exponent always has a sign). Rust's own float syntax is
+/// wider (`1e5`, `inf`, `nan`), and accepting it would read a corrupted cell (`671e5392`) as a number.
 pub fn parse_value(s: &str) -> Option<f64> {
-    let first = s.as_bytes().first()?;
-    if !(first.is_ascii_digit() || *first == b'-' || *first == b'+' || *first == b'.') {
+    if !is_lkp_number(s) {
         return None;
     }
-    if s.ends_with('%') {
-        return None;
+    s.parse().ok().filter(|v: &f64| v.is_finite())
+}
+
+/// `[+-]digits[.digits][e(+|-)digits]`, with at least one digit before the exponent.
+fn is_lkp_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    let mut mantissa = digits(&mut i);
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        mantissa += digits(&mut i);
     }
-    s.parse().ok()
+    if mantissa == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        if !matches!(b.get(i + 1), Some(b'+' | b'-')) {
+            return false;
+        }
+        i += 2;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// A token that tries to be a number: it starts like one (a digit, or a sign or point followed
+/// somewhere by a digit). `798566x4` and `-x93.66` are numbers with letters in them, not prose.
+pub fn is_numberish(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(c) if c.is_ascii_digit() => true,
+        Some(b'+' | b'-' | b'.' | b':') => s.bytes().any(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// Arrows that start a note written after a row's metric name (`<-------- (a)`, `<---`, `<==`).
+fn is_note_start(w: &str) -> bool {
+    ["<-", "<=", "<<", "\u{2190}"].iter().any(|a| w.starts_with(a))
+}
+
+/// Where the row proper ends in `toks` (the tokens of `line`), and the note after it: a trailing
+/// annotation that begins with an arrow after the metric name, kept as written.
+pub fn split_note<'a>(line: &str, toks: &[Tok<'a>]) -> (usize, Option<String>) {
+    // at least one cell and a name come before the note
+    let at = toks.iter().enumerate().skip(2).find_map(|(k, t)| match t {
+        Tok::Word(w) if is_note_start(w) => Some((k, *w)),
+        _ => None,
+    });
+    let Some((k, w)) = at else { return (toks.len(), None) };
+    let start = (w.as_ptr() as usize).checked_sub(line.as_ptr() as usize).filter(|&o| o <= line.len());
+    let note = match start {
+        Some(o) => line[o..].trim(),
+        None => w,
+    };
+    (k, Some(note.to_string()))
 }
 
 /// A change token: `+5.2%`, `-100.0%`, `+Inf%`, `+6.6e+103%` (percent) or `+1.4` / `-0.0`
 /// (absolute, only where `absolute_allowed`). Reproduction changes (`100%`, `-25%`) have no `+`.
 pub fn parse_change(s: &str, absolute_allowed: bool) -> Option<(f64, ChangeKind)> {
     if let Some(body) = s.strip_suffix('%') {
-        let body = body.strip_suffix('%').unwrap_or(body);
         let v = parse_signed_number(body)?;
         return Some((v, ChangeKind::Percent));
     }
     if absolute_allowed && (s.starts_with('+') || s.starts_with('-')) {
-        let v: f64 = s.parse().ok()?;
-        if v.is_finite() {
-            return Some((v, ChangeKind::Absolute));
-        }
+        return parse_value(s).map(|v| (v, ChangeKind::Absolute));
     }
     None
 }
@@ -110,7 +168,7 @@ fn parse_signed_number(s: &str) -> Option<f64> {
     if unsigned.eq_ignore_ascii_case("inf") {
         return Some(if s.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
     }
-    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+    if !is_lkp_number(s) {
         return None;
     }
     s.parse().ok()
@@ -169,7 +227,10 @@ pub fn parse_perf_cells(toks: &[Tok], n: usize, absolute: bool) -> Result<PerfCe
             i += 1;
         }
         if value.is_none() && sd.is_none() {
-            return Err(format!("column {}: no value", col + 1));
+            return Err(match toks.get(i) {
+                Some(Tok::Word(w)) => format!("column {}: expected a value, found `{w}`", col + 1),
+                _ => format!("column {}: no value", col + 1),
+            });
         }
         cells.values.push(value);
         cells.stddev_pct.push(sd);
@@ -291,6 +352,67 @@ mod tests {
         assert!(perf("  10 +5.0% a.b", 2).is_err());
         assert!(perf("  10 11 a.b", 2).is_err());
         assert!(perf("  10 +1.0% 11 +2.0% 12 a.b", 2).is_err());
+    }
+
+    #[test]
+    fn values_are_spelled_as_lkp_prints_them() {
+        // (token, value)
+        let cases: [(&str, Option<f64>); 14] = [
+            ("123", Some(123.0)),
+            ("0.07", Some(0.07)),
+            ("-36.17", Some(-36.17)),
+            ("1.345e+09", Some(1.345e9)),
+            ("5.e3", None),
+            ("3.6e-05", Some(3.6e-5)),
+            ("798566x4", None),
+            ("671e5392", None),
+            ("1e999", None),
+            ("7985664%", None),
+            ("inf", None),
+            ("+", None),
+            (".", None),
+            ("1.2.3", None),
+        ];
+        for (tok, want) in cases {
+            assert_eq!(parse_value(tok), want, "{tok}");
+        }
+    }
+
+    #[test]
+    fn notes_after_the_name() {
+        // (line, metric, note)
+        let cases = [
+            (
+                "      6.40            +0.0%       6.40        fsmark.files_per_sec     <-------- (a)",
+                "fsmark.files_per_sec",
+                Some("<-------- (a)"),
+            ),
+            ("  10 +5.0% 11 a.b <---", "a.b", Some("<---")),
+            ("  10 +5.0% 11 a.b <== the headline", "a.b", Some("<== the headline")),
+            ("  10 +5.0% 11 a.b", "a.b", None),
+            ("          1:4          -25%            :4     dmesg.WARNING <-- new", "dmesg.WARNING", Some("<-- new")),
+        ];
+        for (line, metric, note) in cases {
+            let toks = tokenize(line);
+            let (end, got) = split_note(line, &toks);
+            assert_eq!(got.as_deref(), note, "{line}");
+            assert_eq!(toks[end - 1], Tok::Word(metric), "{line}");
+        }
+        let line = "  10 +5.0% 11 a.b <---";
+        let toks = tokenize(line);
+        let (end, _) = split_note(line, &toks);
+        assert!(parse_perf_cells(&toks[..end - 1], 2, false).is_ok());
+    }
+
+    #[test]
+    fn malformed_cells_name_the_token() {
+        assert_eq!(
+            perf("   798566x4 ±  5%     -15.9%    6715392 ± 10%  meminfo.DirectMap2M", 2).unwrap_err(),
+            "column 1: expected a value, found `798566x4`"
+        );
+        assert_eq!(perf("  10 +5.0% 1x1 a.b", 2).unwrap_err(), "column 2: expected a value, found `1x1`");
+        assert_eq!(perf("  10 ± ± 5% +5.0% 11 a.b", 2).unwrap_err(), "column 2: expected a change, found `±`");
+        assert_eq!(perf("  10 +5.0%% 11 a.b", 2).unwrap_err(), "column 2: expected a change, found `+5.0%%`");
     }
 
     #[test]
