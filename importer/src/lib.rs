@@ -21,4 +21,5 @@ pub mod report;
 pub mod resultroot;
 pub mod rows;
 pub mod synth;
+pub mod synth_mails;
 pub mod table;

@@ -75,6 +75,12 @@ enum Cmd {
         roots_out: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Instead: write N robot mails (`.eml`, marked synthetic) derived from the real reports of --from.
+        #[arg(long, value_name = "N", conflicts_with_all = ["size", "result_roots"])]
+        mails: Option<usize>,
+        /// Real reports the mails are derived from (files or directories; default `fixtures`).
+        #[arg(long, value_name = "DIR", requires = "mails")]
+        from: Vec<PathBuf>,
     },
     /// Verify a published dataset: every file the root names exists, parses, and is of this build.
     Check {
@@ -131,8 +137,15 @@ fn run(cli: Cli) -> Result<bool> {
             );
             Ok(!problems.is_empty())
         }
-        Cmd::Synth { size, out, result_roots, roots_out, seed } => {
+        Cmd::Synth { size, out, result_roots, roots_out, seed, mails, from } => {
             let start = Instant::now();
+            if let Some(n) = mails {
+                let from = if from.is_empty() { vec![PathBuf::from("fixtures")] } else { from };
+                let s = importer::synth_mails::run(n, &from, &out, seed)
+                    .with_context(|| format!("lkpx synth --mails {n} --out {}", out.display()))?;
+                eprintln!("lkpx synth: {s}; wrote {} in {:.1}s", out.display(), start.elapsed().as_secs_f64());
+                return Ok(false);
+            }
             let mut shape = importer::synth::Shape::named(&size)
                 .with_context(|| format!("unknown --size {size}: use small, medium, large or redraw"))?;
             shape.seed = seed;
