@@ -8,18 +8,19 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, canvasInkPixels, DIST, DIST_SUB } from './harness.mjs';
+import { serve, launch, canvasInkPixels, DIST, DIST_SUB, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
 
-const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+const index = loadIndex();
 const CHART = '[data-testid=chart]';
 const CANVAS = '[data-testid=chart] canvas';
 
-/** The last trend shard the page fetched (the test reads what the page read, without re-spelling paths). */
-function lastShard(requests, dir = DIST) {
+/** The series of `metric` in the last trend chunk the page fetched (the test reads what the page
+ * read, without re-spelling paths). */
+function lastShard(requests, metric, dir = DIST) {
   const hits = requests.filter((r) => / \/data\/s\/\S+\.json 200$/.test(r));
-  assert.ok(hits.length > 0, 'a trend shard was fetched');
+  assert.ok(hits.length > 0, 'a trend chunk was fetched');
   const rel = hits.at(-1).split(' ')[1].replace(/^\/data\//, '');
-  return JSON.parse(fs.readFileSync(path.join(dir, 'data', rel), 'utf8'));
+  return seriesOf(index, rel, metric, dir);
 }
 
 const chartState = (page) =>
@@ -64,7 +65,7 @@ test('first screen: the newest headline chart, with its commit link, from no que
   const { page, errors } = ctx;
   await page.goto(srv.url);
   await waitDrawn(page);
-  const h = index.headlines.find((x) => x.job != null) ?? index.headlines[0];
+  const h = firstHeadline(index);
   assert.equal(query(page).get('metric'), h.metric, 'the URL names the shown metric');
   assert.equal(query(page).get('testcase'), h.testcase);
   const st = await chartState(page);
@@ -98,15 +99,19 @@ test('filters and metric finder change the URL and the chart; reloading restores
 
   // testcase: blogbench only.
   await page.locator('[data-testid=facet-testcase] input[data-value="blogbench"]').check();
-  const start = index.headlines.find((x) => x.job != null) ?? index.headlines[0];
+  const start = firstHeadline(index);
   if (start.testcase !== 'blogbench') {
     await page.locator(`[data-testid=facet-testcase] input[data-value="${start.testcase}"]`).uncheck();
   }
   await page.waitForFunction(() => new URL(location.href).searchParams.get('testcase') === 'blogbench');
   // Counts follow the other facets: the fs counts now count blogbench jobs only.
   const blogJobs = index.jobs.filter((j) => j.testcase === 'blogbench');
-  const xfsCount = await page.locator('[data-testid=facet-fs] label:has(input[data-value="xfs"]) .count').innerText();
-  assert.equal(Number(xfsCount), blogJobs.filter((j) => j.params.fs === 'xfs').length);
+  // (blogbench's catalog loads on the click: wait for the counts it brings)
+  const xfsWant = String(blogJobs.filter((j) => j.params.fs === 'xfs').length);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=facet-fs] label:has(input[data-value="xfs"]) .count')?.innerText === n,
+    xfsWant,
+  );
 
   await page.locator('[data-testid=facet-fs] input[data-value="xfs"]').check();
   await page.waitForFunction(() => new URL(location.href).searchParams.get('p.fs') === 'xfs');
@@ -131,7 +136,7 @@ test('filters and metric finder change the URL and the chart; reloading restores
   const st = await chartState(page);
 
   // What the chart shows matches the shard: every matching job's series, every observation.
-  const shard = lastShard(srv.requests);
+  const shard = lastShard(srv.requests, 'blogbench.write_score');
   assert.equal(shard.metric, 'blogbench.write_score');
   const matching = new Set(
     index.jobs

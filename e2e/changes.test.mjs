@@ -6,9 +6,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, DIST } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
 
-const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+const index = loadIndex();
 const query = (page) => new URL(page.url()).searchParams;
 const waitQuery = (page, key, value) =>
   page.waitForFunction(([k, v]) => new URL(location.href).searchParams.get(k) === v, [key, value]);
@@ -161,34 +161,40 @@ async function checkSeedDistribution(page) {
 
 test('detected steps are marked on the trend at their head commit', async () => {
   const { page, errors } = ctx;
-  // The bundled reports give no series long enough for change points: add one detected step to
-  // the shard as served, at the blogbench headline's head commit.
-  await page.route('**/data/c/blogbench.json', async (route) => {
-    const shard = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'c', 'blogbench.json'), 'utf8'));
-    const stated = shard.changes.find((c) => c.job === blogHeadline.job && c.metric === 'blogbench.write_score');
-    shard.changes.push({ ...stated, source: 'detected', headline: false });
-    await route.fulfill({ contentType: 'application/json', body: JSON.stringify(shard) });
+  // The bundled reports give no series long enough for change points: add one detected step, at
+  // the blogbench headline's head commit, to the trend chunk and to the changes file as served.
+  const cat = index.catalogs.blogbench;
+  const chunk = chunkOf(index, 'blogbench', 'blogbench.write_score');
+  const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
+  const changesFile = readData(cat.changes);
+  const localJob = blogHeadline.job - index.jobOffset.blogbench;
+  const stated = changesFile.changes.find((c) => c.job === localJob && c.metric === 'blogbench.write_score');
+  const step = { ...stated, source: 'detected', headline: false, noise_ratio: 4.2 };
+  delete step.report;
+  await page.route(`**/data/${chunk}`, async (route) => {
+    const c = readData(chunk);
+    c.detected = [...(c.detected || []), step];
+    await route.fulfill({ contentType: 'application/json', body: JSON.stringify(c) });
   });
-  // ... and count it in the index, as the importer does (the trend fetches changes shards only
-  // for testcases with detected steps).
-  await page.route('**/data/index.json', async (route) => {
-    const idx = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
-    idx.testcases.find((t) => t.name === 'blogbench').detected = 1;
-    await route.fulfill({ contentType: 'application/json', body: JSON.stringify(idx) });
+  await page.route(`**/data/${cat.changes}`, async (route) => {
+    await route.fulfill({ contentType: 'application/json', body: JSON.stringify({ ...changesFile, changes: [...changesFile.changes, step] }) });
   });
   const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
   await page.goto(`${srv.url}?${q}`);
   const marker = page.getByTestId('step-marker');
   await marker.waitFor();
   assert.equal(await marker.count(), 1);
-  assert.match(await marker.locator('.step-flag').getAttribute('title'), /^detected step \+5\.2%/);
+  assert.match(
+    await marker.locator('.step-flag').getAttribute('title'),
+    /^detected step \+5\.2% .*, 4\.2× the commit-to-commit noise$/,
+  );
   // The Changes view lists it as detected.
   await page.getByTestId('view-tab-changes').click();
   await page.getByTestId('changes-source').selectOption('detected');
   await waitQuery(page, 'ch.source', 'detected');
   const sources = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.source));
   assert.deepEqual(sources, ['detected']);
-  await page.unroute('**/data/c/blogbench.json');
-  await page.unroute('**/data/index.json');
+  await page.unroute(`**/data/${chunk}`);
+  await page.unroute(`**/data/${cat.changes}`);
   assert.deepEqual(errors, []);
 });

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, DIST } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
 
-const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
-const headline = index.headlines.find((x) => x.job != null) ?? index.headlines[0];
+const index = loadIndex();
+const headline = firstHeadline(index);
 
 const temps = [];
 after(() => {
@@ -70,9 +70,9 @@ test('a corrupted trend shard shows an error naming the file', async () => {
 
 test('a missing compare shard shows an error naming the file', async () => {
   const job = index.jobs[headline.job];
-  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', 'j', `${job.id}.json`)), `?view=compare&job=${job.id}`);
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', job.shard)), `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load data/j/${job.id}\\.json: HTTP 404`));
+    await expectError(ctx, new RegExp(`could not load data/${job.shard.replace(/\./g, '\\.')}: HTTP 404`));
   } finally {
     await close(ctx);
   }

@@ -259,3 +259,83 @@ export async function canvasInkPixels(page, selector) {
     return ink;
   });
 }
+
+/**
+ * The published data of `dist` read as the page reads it (data v2): the root and every
+ * testcase's catalog merged into one index with global positions (commits and reports once
+ * each, jobs in root order, headlines newest report first), plus where each catalog's files are.
+ */
+export function loadIndex(dist = DIST) {
+  const dir = path.join(dist, 'data');
+  const read = (rel) => JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8'));
+  const root = read('index.json');
+  const index = { root, totals: root.totals, commits: [], reports: [], jobs: [], headlines: [], catalogs: {}, jobOffset: {} };
+  const commitPos = new Map();
+  const reportPos = new Map();
+  for (const t of root.testcases) {
+    const c = read(t.catalog);
+    index.catalogs[t.name] = c;
+    const cm = c.commits.map((x) => {
+      if (!commitPos.has(x.id)) {
+        commitPos.set(x.id, index.commits.length);
+        index.commits.push(x);
+      }
+      return commitPos.get(x.id);
+    });
+    const rm = c.reports.map((r) => {
+      if (!reportPos.has(r.id)) {
+        reportPos.set(r.id, index.reports.length);
+        index.reports.push({ ...r, sections: [] });
+      }
+      return reportPos.get(r.id);
+    });
+    const off = index.jobs.length;
+    index.jobOffset[t.name] = off;
+    index.jobs.push(...c.jobs);
+    const job = (j) => (j == null ? undefined : j + off);
+    const commit = (x) => (x == null ? undefined : cm[x]);
+    c.reports.forEach((r, i) =>
+      index.reports[rm[i]].sections.push(...r.sections.map((s) => ({ ...s, job: job(s.job), commits: s.commits.map(commit) }))),
+    );
+    for (const h of c.headlines) {
+      index.headlines.push({ ...h, from: t.name, report: rm[h.report], job: job(h.job), base: commit(h.base), head: commit(h.head) });
+    }
+  }
+  // newest report first, as the page orders them: by time, then source, then id
+  const cmp = (a, b) => {
+    const [ra, rb] = [index.reports[a.report], index.reports[b.report]];
+    const ta = ra.time ?? -Infinity;
+    const tb = rb.time ?? -Infinity;
+    if (ta !== tb) return tb - ta;
+    if (ra.source !== rb.source) return ra.source < rb.source ? 1 : -1;
+    return ra.id < rb.id ? 1 : ra.id > rb.id ? -1 : 0;
+  };
+  index.headlines.sort(cmp);
+  return index;
+}
+
+/** The series of `metric` in the trend chunk `rel` (as the page draws them: merged job positions). */
+export function seriesOf(index, rel, metric, dist = DIST) {
+  const chunk = JSON.parse(fs.readFileSync(path.join(dist, 'data', rel), 'utf8'));
+  const off = index.jobOffset[chunk.testcase];
+  return {
+    testcase: chunk.testcase,
+    metric,
+    series: chunk.series.filter((s) => s.metric === metric).map((s) => ({ ...s, job: s.job + off })),
+  };
+}
+
+/** The trend chunk path holding `metric` of `testcase`. */
+export function chunkOf(index, testcase, metric) {
+  const c = index.catalogs[testcase];
+  const m = c.metrics.find((x) => x.name === metric);
+  return c.chunks[m.chunk ?? 0];
+}
+
+/** The headline the first screen shows: the newest report's testcase is the one loaded, and its
+ * newest headline with a job (else its first) is the default view. */
+export function firstHeadline(index) {
+  const tc = index.root.newest[0]?.testcases[0] ?? index.root.testcases[0].name;
+  const hs = index.headlines.filter((h) => h.from === tc);
+  return hs.find((x) => x.job != null) ?? hs[0];
+}

@@ -232,13 +232,43 @@ pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
     if parsed == ViewState::default() {
         return (defaults(cat), notices);
     }
-    let (s, more) = resolve(cat, parsed);
+    let (mut s, more) = resolve(cat, parsed);
     notices.extend(more);
+    forget_outside(cat, &mut s);
     // Nothing usable survived: show the first screen rather than an empty page.
     if s == ViewState::default() {
         return (defaults(cat), notices);
     }
     (s, notices)
+}
+
+/// A selected commit or report of no selected testcase is forgotten (the commit panel would show
+/// another testcase's commit, and the permalink would name what a reload cannot load). Only
+/// decided when every selected testcase is loaded.
+pub fn forget_outside(cat: &Catalog, s: &mut ViewState) {
+    let selected: BTreeSet<String> = s.selected(&FacetKey::Testcase).cloned().collect();
+    if selected.is_empty() || selected.iter().any(|t| !cat.parts.contains_key(t)) {
+        return;
+    }
+    let idx = &cat.index;
+    let in_scope = |r: &model::ReportMeta| {
+        r.sections
+            .iter()
+            .any(|sec| sec.job.and_then(|j| idx.jobs.get(j as usize)).is_some_and(|j| selected.contains(&j.testcase)))
+    };
+    if s.report.as_deref().is_some_and(|id| cat.report_pos(id).is_none_or(|r| !in_scope(&idx.reports[r]))) {
+        s.report = None;
+    }
+    if let Some(c) = s.commit.as_deref().and_then(|c| cat.commit_pos(c)) {
+        let measured = idx
+            .reports
+            .iter()
+            .filter(|r| in_scope(r))
+            .any(|r| r.sections.iter().any(|sec| sec.commits.contains(&(c as u32))));
+        if !measured {
+            s.commit = None;
+        }
+    }
 }
 
 /// The value a job has for a facet; `Some("")` when the job lacks that parameter.
@@ -378,6 +408,20 @@ pub(crate) mod tests {
             chunks: vec!["s/x/0.json".into()],
             changes: None,
         }
+    }
+
+    #[test]
+    fn a_commit_and_report_of_no_selected_testcase_are_forgotten() {
+        let cat = Catalog::new(sample_index());
+        let (s, _) = from_query(&cat, "testcase=blogbench&commit=19957a1816&report=r1");
+        assert_eq!((s.commit.as_deref().map(|c| &c[..10]), s.report.as_deref()), (Some("19957a1816"), Some("r1")));
+        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&report=r1");
+        assert_eq!((s.commit.as_deref(), s.report.as_deref()), (None, None), "r1 measured blogbench only");
+        // a selected testcase not loaded yet: nothing is decided
+        let mut cat = cat;
+        cat.parts.remove("fio-basic");
+        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&report=r1");
+        assert_eq!(s.report.as_deref(), Some("r1"));
     }
 
     #[test]

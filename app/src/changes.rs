@@ -523,11 +523,12 @@ pub fn step_markers(m: &TrendModel, shards: &[Arc<ChangesShard>], short: impl Fn
                 color: m.data.series[series].color,
                 direction: r.direction,
                 title: format!(
-                    "detected step {} ({} → {}): {}",
+                    "detected step {} ({} → {}): {}{}",
                     change_text(r),
                     short(r.base),
                     short(r.head),
-                    means_text(r)
+                    means_text(r),
+                    r.noise_ratio.map_or(String::new(), |n| format!(", {n:.1}× the commit-to-commit noise"))
                 ),
             });
         }
@@ -917,5 +918,9 @@ mod tests {
         assert_eq!(marks.len(), 1, "{marks:?}");
         assert_eq!((marks[0].slot, marks[0].series, marks[0].color), (1, 0, m.data.series[0].color));
         assert_eq!(marks[0].title, "detected step +20.0% (c0 → c1): 100.00 → 120.00");
+        let mut with_noise = (*changes[0]).clone();
+        with_noise.changes[0].noise_ratio = Some(5.14);
+        let marks = step_markers(&m, &[Arc::new(with_noise)], |c| format!("c{c}"));
+        assert_eq!(marks[0].title, "detected step +20.0% (c0 → c1): 100.00 → 120.00, 5.1× the commit-to-commit noise");
     }
 }

@@ -965,7 +965,8 @@ pub(crate) fn detected_changes(job: u32, metric: &str, p: &Points, weight: i8, o
             kind: model::stats::change_kind(metric),
             direction: Direction::of(weight, change),
             p_value: None,
-            noise_ratio: None,
+            // the step in units of the series' commit-to-commit noise (the detector's estimate)
+            noise_ratio: Some(step.noise_ratio()).filter(|r| r.is_finite()).map(|r| (r * 100.0).round() / 100.0),
             report: None,
             headline: false,
         });

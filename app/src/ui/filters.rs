@@ -69,6 +69,7 @@ fn value_box(nav: Nav, cat: Cat, key: FacetKey, v: FacetValue) -> impl IntoView 
         nav.replace(|s| {
             s.toggle(&key, &value);
             s.jobs.clear();
+            crate::catalog::forget_outside(&cat, s);
             // A compare job the filters no longer match is forgotten with its commits.
             let keep = s.job.as_deref().and_then(|j| cat.job(j)).is_some_and(|j| facets::job_matches(j, s, None));
             if !keep {

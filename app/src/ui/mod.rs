@@ -128,6 +128,8 @@ fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
 
 #[component]
 fn Explorer(cat: Cat) -> impl IntoView {
+    // a URL write still pending from the explorer this one replaces must land first
+    web::flush_url();
     let (initial, notes) = from_query(&cat, &web::current_query());
     let state = RwSignal::new(initial);
     let notices = RwSignal::new(notes);
@@ -157,7 +159,8 @@ fn Explorer(cat: Cat) -> impl IntoView {
         Memo::new(move |_| state.with(|s| s.selected(&crate::state::FacetKey::Testcase).cloned().collect::<Vec<_>>()));
     let lcat = cat.clone();
     Effect::new(move |_| {
-        selection.track();
+        // read, not just tracked: a memo nobody reads is never recomputed, and the effect never reruns
+        let _selected = selection.get();
         if state.with_untracked(|s| lcat.missing_for(s)).is_empty() {
             return;
         }
