@@ -73,9 +73,9 @@ fn a_corrupted_cell_is_an_error_and_the_rest_of_the_mail_is_imported() {
     let want = format!("008.txt:{no}: column 1: expected a value, found `798566x4`");
     assert!(err.contains(&want), "{err}");
     assert_eq!(err.matches("error:").count(), 1, "only the bad line is an error: {err}");
-    let index: model::Index = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let root: model::Root = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
     let all: usize = pristine.values().map(Vec::len).sum();
-    assert_eq!(index.totals.rows, all - 1, "every row but the bad one is imported");
+    assert_eq!(root.totals.rows, all - 1, "every row but the bad one is imported");
 
     let (code, rows, err) = lkpx(&["rows", copy.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
@@ -117,6 +117,11 @@ fn a_trailing_annotation_is_a_note_on_a_valid_row() {
     let out = dir.join("out");
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), copy.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
+    // the published report document keeps the note on its row
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let doc = data.report_doc(&data.index.reports[0].id).unwrap();
+    let row = doc.sections.iter().flat_map(|s| &s.rows).find(|r| r.line as u64 == no).unwrap();
+    assert_eq!((row.metric.as_str(), row.note.as_deref()), ("fsmark.files_per_sec", Some("<-------- (a)")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
