@@ -24,7 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch } from './harness.mjs';
+import { serve, launch, loadIndex } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 7);
 const CHANGES = Number(process.env.CHANGES || 24);
@@ -132,7 +132,7 @@ if (!size || !siteDir) {
   console.error('usage: node e2e/bench-scale.mjs <size> <sitedir> [--json OUT] [--profile load|filter|metric|redraw]');
   process.exit(64);
 }
-const index = JSON.parse(fs.readFileSync(path.join(siteDir, 'data', 'index.json'), 'utf8'));
+const index = loadIndex(siteDir);
 
 function shellSizes() {
   let raw = 0;

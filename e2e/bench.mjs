@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, DIST } from './harness.mjs';
+import { serve, launch, DIST, loadIndex } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -51,7 +51,7 @@ try {
   await page.goto(srv.url);
   await waitDraws(page, 0);
   // The fs of the job on the first screen: on, the chart keeps that job's series; off, all of the testcase's.
-  const index = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'index.json'), 'utf8'));
+  const index = loadIndex(DIST);
   const jobId = new URL(page.url()).searchParams.get('job');
   const value = index.jobs.find((j) => j.id === jobId)?.params.fs ?? '';
   const box = page.locator(`[data-testid=facet-fs] input[data-value="${value}"]`);

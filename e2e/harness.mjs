@@ -311,6 +311,12 @@ export function loadIndex(dist = DIST) {
     return ra.id < rb.id ? 1 : ra.id > rb.id ? -1 : 0;
   };
   index.headlines.sort(cmp);
+  // metrics merged by name, and per testcase its metrics' positions (as the v1 index had them)
+  const names = [...new Set(Object.values(index.catalogs).flatMap((c) => c.metrics.map((m) => m.name)))].sort();
+  const pos = new Map(names.map((n, i) => [n, i]));
+  index.metrics = names.map((name) => ({ name, kpi: false }));
+  for (const c of Object.values(index.catalogs)) for (const m of c.metrics) Object.assign(index.metrics[pos.get(m.name)], { kpi: !!m.kpi, direction: m.direction ?? 0 });
+  index.testcases = root.testcases.map((t) => ({ ...t, metrics: index.catalogs[t.name].metrics.map((m) => pos.get(m.name)) }));
   return index;
 }
 
