@@ -50,6 +50,7 @@ pub fn passes(r: &ChangeRecord, f: &ChangesFilter) -> bool {
             _ => false,
         })
         && f.min.is_none_or(|m| r.change.abs() >= m.value())
+        && f.noise.is_none_or(|m| r.noise_ratio.is_some_and(|n| n >= m.value()))
         && (!f.headline || r.headline)
 }
 
@@ -219,6 +220,7 @@ pub fn apply_control(f: &mut ChangesFilter, name: &str, value: &str, checked: bo
         }
         // Empty, zero, negative or not a number: no minimum.
         "min" => f.min = Hundredths::parse(value).filter(|m| m.0 > 0),
+        "noise" => f.noise = Hundredths::parse(value).filter(|m| m.0 > 0),
         "headline" => f.headline = checked,
         "sort" => {
             f.sort = match value {
@@ -275,12 +277,16 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Strin
     ];
     select(&mut o, "sig", "changes-sig", &opts(&sigs), sig);
     let min = f.min.map(|m| m.to_string()).unwrap_or_default();
+    let noise = f.noise.map(|m| m.to_string()).unwrap_or_default();
     let _ = write!(
         o,
         "</label><label title=\"smallest |change| shown: percent, or absolute for % metrics\">min |change| \
          <input type=\"number\" min=\"0\" step=\"0.01\" class=\"min-change\" name=\"min\" data-testid=\"changes-min\" value=\"{}\"></label>\
+         <label title=\"smallest |change| in units of the noise: the stated stddev of a report's change, the commit-to-commit noise of a detected step\">min × noise \
+         <input type=\"number\" min=\"0\" step=\"0.1\" class=\"min-change\" name=\"noise\" data-testid=\"changes-noise\" value=\"{}\"></label>\
          <label><input type=\"checkbox\" name=\"headline\" data-testid=\"changes-headline\"{}> headline only</label><span> sort: ",
         esc(&min),
+        esc(&noise),
         if f.headline { " checked" } else { "" }
     );
     for (key, label) in [
@@ -655,6 +661,8 @@ mod tests {
             ["fio.write_bw_MBps", "vmstat.system.cs", "blogbench.read_score"]
         );
         assert_eq!(f(|f| f.headline = true), ["blogbench.write_score"]);
+        // noise ratio ≥ 3: only the change stated at 3.64 × its stddev (1.2 × and none are hidden)
+        assert_eq!(f(|f| f.noise = Some(Hundredths(300))), ["mpstat.cpu.all.idle%"]);
         // Job scope (the facet selection) and a filter together.
         assert_eq!(
             metrics(&ChangesFilter { dir: Some(Direction::Regression), ..Default::default() }, &[0, 1]),
@@ -736,6 +744,7 @@ mod tests {
                 source: Some(SourceFilter::Detected),
                 sig: Some(SigFilter::Unknown),
                 min: Some(Hundredths(250)),
+                noise: None,
                 headline: true,
                 sort: ChangesSort::Commit,
             }

@@ -149,6 +149,9 @@ pub struct ChangesFilter {
     pub sig: Option<SigFilter>,
     /// Minimum |change| (percent or absolute, as the change is printed).
     pub min: Option<Hundredths>,
+    /// Minimum noise ratio: |change| in units of the noise (the stated stddev for a report's
+    /// change, the series' commit-to-commit noise for a detected step). Changes without one are hidden.
+    pub noise: Option<Hundredths>,
     /// Only the changes a report's headline names.
     pub headline: bool,
     pub sort: ChangesSort,
@@ -259,6 +262,9 @@ impl ViewState {
         if let Some(min) = c.min {
             out.push(format!("ch.min={min}"));
         }
+        if let Some(n) = c.noise {
+            out.push(format!("ch.noise={n}"));
+        }
         if c.headline {
             out.push("ch.headline=1".into());
         }
@@ -337,6 +343,11 @@ impl ViewState {
                     None => {
                         notices.push(format!("minimum change `{}` is not a number ≥ 0: ignored", shorten(&single())))
                     }
+                },
+                "ch.noise" => match Hundredths::parse(&single()) {
+                    Some(v) => s.changes.noise = Some(v),
+                    None => notices
+                        .push(format!("minimum noise ratio `{}` is not a number ≥ 0: ignored", shorten(&single()))),
                 },
                 "ch.headline" => match single().as_str() {
                     "1" => s.changes.headline = true,
@@ -504,13 +515,14 @@ mod tests {
             source: Some(SourceFilter::Detected),
             sig: Some(SigFilter::NotSignificant),
             min: Some(Hundredths(250)),
+            noise: Some(Hundredths(400)),
             headline: true,
             sort: ChangesSort::Noise,
         };
         assert_eq!(
             s.to_query(),
             "view=changes&testcase=blogbench&ch.ns=perf-stat&ch.dir=improvement&ch.source=detected\
-             &ch.sig=not-significant&ch.min=2.5&ch.headline=1&ch.sort=noise"
+             &ch.sig=not-significant&ch.min=2.5&ch.noise=4&ch.headline=1&ch.sort=noise"
         );
         roundtrip(&s);
         // The compare table's filters are other keys: each view keeps its own.
@@ -540,6 +552,7 @@ mod tests {
             ("ch.min=NaN", 1),
             ("ch.min=inf", 1),
             ("ch.min=abc", 1),
+            ("ch.noise=-2", 1),
             ("ch.sig=maybe&ch.source=oracle", 2),
             ("ch.headline=yes", 1),
             ("ch.sort=size&ch.dir=up", 2),
@@ -669,6 +682,7 @@ mod tests {
                     [(g.next() % 4) as usize],
                 min: [None, Some(Hundredths(0)), Some(Hundredths((g.next() % 100_000) as u32))]
                     [(g.next() % 3) as usize],
+                noise: [None, Some(Hundredths((g.next() % 2_000) as u32))][(g.next() % 2) as usize],
                 headline: g.next().is_multiple_of(2),
                 sort: [ChangesSort::Change, ChangesSort::Noise, ChangesSort::Metric, ChangesSort::Commit]
                     [(g.next() % 4) as usize],
