@@ -189,16 +189,7 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
 /// `1 Jan 2024 00:00:00`-style date of unix seconds (what `build::parse_date` reads).
 fn date_of(t: i64) -> String {
     const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    // civil from days (Howard Hinnant)
-    let z = t.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = crate::build::civil_from_days(t.div_euclid(86_400));
     let s = t.rem_euclid(86_400);
     format!("{d} {} {y} {:02}:{:02}:{:02}", MONTHS[(m - 1) as usize], s / 3600, s / 60 % 60, s % 60)
 }

@@ -1155,16 +1155,7 @@ impl Stamp {
     fn at(t: i64) -> Stamp {
         let local = t + 8 * 3600;
         let (days, secs) = (local.div_euclid(86_400), local.rem_euclid(86_400));
-        // civil-from-days (H. Hinnant): proleptic Gregorian calendar
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = doy - (153 * mp + 2) / 5 + 1;
-        let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-        let y = yoe + era * 400 + i64::from(mo <= 2);
+        let (y, mo, d) = crate::build::civil_from_days(days);
         let weekday = (days + 4).rem_euclid(7) as usize;
         Stamp { y, mo, d, h: secs / 3600, mi: secs % 3600 / 60, sec: secs % 60, weekday }
     }
