@@ -820,7 +820,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
             .collect()
     };
     let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts);
-    let changes = changes_stage(&col.series, &headlines, opts);
+    let changes = changes_stage(&col.series, &headlines, &metrics);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for h in headlines.iter().filter(|h| h.testcase == tc || h.testcase.is_empty()) {
         *counts.entry(&h.metric).or_default() += 1;
@@ -862,13 +862,14 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
 fn changes_stage(
     series: &BTreeMap<(u32, String), Points>,
     headlines: &[Headline],
-    opts: &Options,
+    metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {
     let headline_keys: HashSet<(u32, u32, &str)> =
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     let mut out = Vec::new();
     for ((j, m), p) in series {
-        let weight = (opts.weight)(m);
+        // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
+        let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
         stated_changes(*j, m, p, weight, &headline_keys, &mut out);
         if (0..p.len()).all(|k| !p.is_fail(k)) {
             detected_changes(*j, m, p, weight, &mut out);

@@ -96,7 +96,7 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
     let mut checked = 1;
     let mut unstamped = root.clone();
     unstamped.generation.clear();
-    if paths::hash_hex(&crate::pack::json(&unstamped)) != root.generation {
+    if paths::content_hash(&crate::pack::json(&unstamped)) != root.generation {
         problems.push(format!("{}: generation {} does not match its content", paths::INDEX, root.generation));
     }
     let mut docs: BTreeSet<String> = BTreeSet::new();
@@ -125,7 +125,7 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
 /// Read a hash-named file, checking its bytes against its name.
 fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
     let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
-    let hash = paths::hash_hex(&bytes);
+    let hash = paths::content_hash(&bytes);
     let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
     if !stem.ends_with(&hash) {
         return Err(format!("{rel}: content hash {hash} does not match its name (changed or of another build)"));

@@ -1,5 +1,10 @@
 //! The `lkpx` command line: thin glue over the `importer` library.
 
+/// mimalloc: the import allocates and frees millions of small strings and vectors; glibc's malloc took a
+/// third of the build stage.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use importer::{build, input, publish};
@@ -268,6 +273,26 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
     read
 }
 
+/// Wall time per import stage, printed when `LKPX_TIMINGS` is set (for benchmarks).
+struct Stages {
+    last: Instant,
+    on: bool,
+}
+
+impl Stages {
+    fn new(start: Instant) -> Self {
+        Stages { last: start, on: std::env::var_os("LKPX_TIMINGS").is_some() }
+    }
+
+    fn mark(&mut self, stage: &str) {
+        let now = Instant::now();
+        if self.on {
+            eprintln!("lkpx: timing: {stage}: {:.3}s", (now - self.last).as_secs_f64());
+        }
+        self.last = now;
+    }
+}
+
 fn import(
     out: &std::path::Path,
     into: Option<&std::path::Path>,
@@ -291,6 +316,8 @@ fn import(
         anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
     }
     let read = read_inputs(paths);
+    let mut stages = Stages::new(start);
+    stages.mark("read + parse");
     failed |= read.errors > 0;
     let n_docs = read.docs.len();
     let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
@@ -302,10 +329,13 @@ fn import(
         }
         None => {
             let (data, dups) = build::build(read.docs, &opts);
+            stages.mark("build");
             warn_dropped_reports(out, &data);
             let (files, root) = importer::pack::files(&data);
+            stages.mark("pack (serialise)");
             let w = publish::publish(&files, &root, out, publish::Sweep::All)
                 .with_context(|| format!("writing {}", out.display()))?;
+            stages.mark("publish (write + sync)");
             (w, root, dups, out)
         }
     };

@@ -40,13 +40,16 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
     for ((j, m), p) in &t.series {
         let sd = SeriesData { job: *j, metric: m.clone(), points: crate::build::compact(p.clone()) };
-        by_job.entry(*j).or_default().push(sd.clone());
+        // per-run values serve Distribution, which reads the job's file; the trend draws means and bands
+        let mut trend = sd.clone();
+        trend.points.values.clear();
+        by_job.entry(*j).or_default().push(sd);
         let b = buckets.entry(paths::chunk_of(m, n)).or_insert_with(|| TrendChunk {
             schema: SCHEMA_VERSION,
             testcase: tc.clone(),
             ..Default::default()
         });
-        b.series.push(sd);
+        b.series.push(trend);
     }
     for c in t.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         if let Some(b) = buckets.get_mut(&paths::chunk_of(&c.metric, n)) {
@@ -56,7 +59,7 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
     for chunk in buckets.values() {
         let bytes = json(chunk);
-        let path = paths::trend_chunk(tc, &paths::hash_hex(&bytes));
+        let path = paths::trend_chunk(tc, &paths::content_hash(&bytes));
         cat.chunks.push(path.clone());
         files.push((path, bytes));
     }
@@ -65,18 +68,18 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     }
     for (j, series) in by_job {
         let bytes = json(&JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series });
-        let path = paths::job_shard(tc, &paths::hash_hex(&bytes));
+        let path = paths::job_shard(tc, &paths::content_hash(&bytes));
         cat.jobs[j as usize].shard = path.clone();
         files.push((path, bytes));
     }
     if !t.changes.is_empty() {
         let bytes = json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.clone(), changes: t.changes.clone() });
-        let path = paths::changes(tc, &paths::hash_hex(&bytes));
+        let path = paths::changes(tc, &paths::content_hash(&bytes));
         cat.changes = Some(path.clone());
         files.push((path, bytes));
     }
     let bytes = json(&cat);
-    let path = paths::catalog(tc, &paths::hash_hex(&bytes));
+    let path = paths::catalog(tc, &paths::content_hash(&bytes));
     files.push((path.clone(), bytes));
     (entry(&cat, path), files)
 }
@@ -163,7 +166,7 @@ pub fn root(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Repor
         rows: testcases.iter().map(|t| t.rows).sum(),
     };
     let mut root = Root { schema: SCHEMA_VERSION, generation: String::new(), testcases, totals, newest };
-    root.generation = paths::hash_hex(&json(&root));
+    root.generation = paths::content_hash(&json(&root));
     root
 }
 

@@ -310,6 +310,9 @@ fn rows_from_matrix(m: &CommitMatrix, job: &JobKey) -> Vec<Row> {
             let mean = model::stats::mean(values).unwrap_or(0.0);
             let stddev_pct =
                 model::stats::pop_stddev(values).filter(|_| mean != 0.0).map(|sd| (100.0 * sd / mean).abs());
+            // computed figures carry the digits they mean: 9 significant for a mean, 3 for a stddev %
+            let (mean, stddev_pct) =
+                (model::stats::round_sig(mean, 9), stddev_pct.map(|s| model::stats::round_sig(s, 3)));
             let fail = is_function_stat(stat);
             Row {
                 kind: if fail { RowKind::Fail } else { RowKind::Perf },

@@ -577,10 +577,13 @@ fn result_roots_import_with_per_run_values() {
     assert_eq!(index.reports[0].kind, model::SourceKind::ResultRoot);
     let job = &index.jobs[0];
     assert_eq!((job.testcase.as_str(), job.machine.as_str()), ("pmbench", "lkp-bdw-ep6"));
-    let shard = data.series("pmbench", "mpstat.cpu.all.usr%").unwrap();
-    let p = &shard.series[0].points;
+    let trend = data.series("pmbench", "mpstat.cpu.all.usr%").unwrap();
+    assert!(trend.series[0].points.values.is_empty(), "the trend chunk carries means and bands, not runs");
+    let shard = data.job_shard(&job.id).unwrap();
+    let p = &shard.series.iter().find(|s| s.metric == "mpstat.cpu.all.usr%").unwrap().points;
     assert_eq!(p.runs, vec![Some(3)]);
-    assert_eq!(p.values[0].len(), 3, "per-run values kept");
+    assert_eq!(p.values[0].len(), 3, "per-run values kept in the job's file (Distribution reads it)");
+    assert_eq!(trend.series[0].points.mean, p.mean);
     let expected: Vec<f64> = (0..3)
         .map(|i| {
             let s: Value = serde_json::from_slice(
@@ -594,7 +597,9 @@ fn result_roots_import_with_per_run_values() {
         assert!((a - b).abs() <= 1e-9 * b.abs(), "{a} vs {b}");
     }
     let mean = expected.iter().sum::<f64>() / 3.0;
-    assert!((p.mean[0].unwrap() - mean).abs() <= 1e-9 * mean);
+    // the computed mean is published to 9 significant digits
+    assert!((p.mean[0].unwrap() - mean).abs() <= 5e-9 * mean, "{:?} vs {mean}", p.mean[0]);
+    assert_eq!(p.mean[0], Some(model::stats::round_sig(mean, 9)));
     let _ = std::fs::remove_dir_all(&out);
 }
 

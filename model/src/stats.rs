@@ -126,6 +126,28 @@ fn trim_zeros(s: &str) -> &str {
     }
 }
 
+/// `x` rounded to `digits` significant decimal digits (the shortest form of the result prints those digits):
+/// for figures the importer computes (a mean of runs, a stddev percent), whose further digits are noise and
+/// bytes. Non-finite values and 0 are returned as they are.
+pub fn round_sig(x: f64, digits: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let exp = digits - 1 - x.abs().log10().floor() as i32;
+    if exp >= 0 {
+        let p = 10f64.powi(exp);
+        let r = (x * p).round() / p;
+        if r.is_finite() {
+            r
+        } else {
+            x
+        }
+    } else {
+        let p = 10f64.powi(-exp);
+        (x / p).round() * p
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +207,21 @@ mod tests {
         ] {
             assert_eq!(format_g(v, p), s, "{v} {p}");
         }
+    }
+
+    #[test]
+    fn round_sig_prints_the_digits_it_keeps() {
+        for (x, d, want) in [
+            (29.990502272486015, 9, "29.9905023"),
+            (2.2733864001521016, 3, "2.27"),
+            (0.012345678, 3, "0.0123"),
+            (1170214.0, 9, "1170214"),
+            (123456789012.0, 9, "123456789000"),
+            (-5.4321, 2, "-5.4"),
+            (0.0, 3, "0"),
+        ] {
+            assert_eq!(format!("{}", round_sig(x, d)), want, "{x} to {d} digits");
+        }
+        assert!(round_sig(f64::NAN, 3).is_nan());
     }
 }
