@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange } from './harness.mjs';
 
 const index = loadIndex();
 const query = (page) => new URL(page.url()).searchParams;
@@ -168,9 +168,8 @@ test('detected steps are marked on the trend at their head commit', async () => 
   const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
   const changesFile = readData(cat.changes);
   const localJob = blogHeadline.job - index.jobOffset.blogbench;
-  const stated = changesFile.changes.find((c) => c.job === localJob && c.metric === 'blogbench.write_score');
-  const step = { ...stated, source: 'detected', headline: false, noise_ratio: 4.2 };
-  delete step.report;
+  const stated = changesFile.changes.map(decodeChange).find((c) => c.job === localJob && c.metric === 'blogbench.write_score');
+  const step = encodeChange({ ...stated, source: 'detected', headline: false, noise_ratio: 4.2, report: null });
   await page.route(`**/data/${chunk}`, async (route) => {
     const c = readData(chunk);
     c.detected = [...(c.detected || []), step];

@@ -260,6 +260,46 @@ export async function canvasInkPixels(page, selector) {
   });
 }
 
+// ---- the compact arrays of model/src/wire.rs, decoded as `model` decodes them ----------------------
+const fillNull = (col, n) => (col.length === 0 ? Array(n).fill(null) : col);
+
+/** A series array `[job, metric, commit, mean, stddev_pct, runs, report, change, base, fails?, values?]`. */
+export function decodeSeries(a) {
+  const [job, metric, commit, mean, sd, runs, report, change, base, fails = [], values = []] = a;
+  const n = commit.length;
+  return {
+    job,
+    metric,
+    points: {
+      commit, mean: fillNull(mean, n), stddev_pct: fillNull(sd, n), runs: fillNull(runs, n), report,
+      change: fillNull(change, n), base: fillNull(base, n), fails, values,
+    },
+  };
+}
+
+const CHANGE_KEYS = ['source', 'job', 'metric', 'base', 'head', 'base_mean', 'head_mean', 'change', 'kind', 'direction',
+  'p_value', 'noise_ratio', 'report', 'headline'];
+
+/** A change array (model::wire::changes) as the object model::ChangeRecord is. */
+export function decodeChange(a) {
+  const c = Object.fromEntries(CHANGE_KEYS.map((k, i) => [k, a[i]]));
+  c.source = c.source === 1 ? 'detected' : 'stated';
+  c.headline = c.headline === 1;
+  return c;
+}
+
+/** The inverse of decodeChange (for tests that serve a changed file). */
+export function encodeChange(c) {
+  return CHANGE_KEYS.map((k) =>
+    k === 'source' ? (c.source === 'detected' ? 1 : 0) : k === 'headline' ? (c.headline ? 1 : 0) : c[k] ?? null,
+  );
+}
+
+/** A metric array `[name, direction, chunk, series, flags]`. */
+export function decodeMetric([name, direction, chunk, series, flags]) {
+  return { name, direction, chunk, series, kpi: (flags & 1) !== 0, fail: (flags & 2) !== 0 };
+}
+
 /**
  * The published data of `dist` read as the page reads it (data v2): the root and every
  * testcase's catalog merged into one index with global positions (commits and reports once
@@ -274,6 +314,7 @@ export function loadIndex(dist = DIST) {
   const reportPos = new Map();
   for (const t of root.testcases) {
     const c = read(t.catalog);
+    c.metrics = c.metrics.map(decodeMetric);
     index.catalogs[t.name] = c;
     const cm = c.commits.map((x) => {
       if (!commitPos.has(x.id)) {
@@ -327,7 +368,7 @@ export function seriesOf(index, rel, metric, dist = DIST) {
   return {
     testcase: chunk.testcase,
     metric,
-    series: chunk.series.filter((s) => s.metric === metric).map((s) => ({ ...s, job: s.job + off })),
+    series: chunk.series.map(decodeSeries).filter((s) => s.metric === metric).map((s) => ({ ...s, job: s.job + off })),
   };
 }
 

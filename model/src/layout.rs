@@ -83,9 +83,10 @@ pub struct TrendChunk {
     pub schema: u32,
     pub testcase: String,
     /// Sorted by metric, then job.
+    #[serde(with = "crate::wire::series")]
     pub series: Vec<SeriesData>,
     /// Steps found by change-point detection along these series.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "crate::wire::changes")]
     pub detected: Vec<ChangeRecord>,
 }
 

@@ -35,6 +35,7 @@ pub struct Index {
     /// Every measured configuration (testcase + machine + parameters).
     pub jobs: Vec<Job>,
     /// Every metric name, sorted, with its direction.
+    #[serde(with = "wire::metrics")]
     pub metrics: Vec<MetricInfo>,
     /// Per testcase: its jobs and metrics (positions in `jobs` / `metrics`).
     pub testcases: Vec<TestcaseInfo>,
@@ -391,6 +392,7 @@ impl Points {
 pub struct JobShard {
     pub schema: u32,
     pub job: String,
+    #[serde(with = "wire::series")]
     pub series: Vec<SeriesData>,
 }
 
@@ -400,6 +402,7 @@ pub struct JobShard {
 pub struct ChangesShard {
     pub schema: u32,
     pub testcase: String,
+    #[serde(with = "wire::changes")]
     pub changes: Vec<ChangeRecord>,
 }
 
@@ -446,3 +449,4 @@ pub struct ChangeRecord {
 
 pub use layout::*;
 mod layout;
+pub mod wire;

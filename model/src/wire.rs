@@ -1,0 +1,303 @@
+//! Compact JSON encodings of the published lists that hold most of the bytes: series (trend chunks, job
+//! files), change records (changes files, chunks' detected steps) and a catalog's metrics. Each element is a
+//! JSON array in a fixed order instead of an object, so the keys are not repeated per element (they were
+//! 40-60 % of those files), and a column of a series whose every entry is null is written as `[]`.
+//! The Rust shapes are unchanged: these are `#[serde(with = …)]` modules, so every reader goes through
+//! `model` and gets the same structs back (round trips are tested below). The order of each array is the
+//! order of the struct's fields; ARCHITECTURE.md ("Published data v2") documents it.
+
+use crate::{ChangeKind, ChangeRecord, ChangeSource, Direction, MetricInfo, Points, SeriesData};
+use serde::de::{self, SeqAccess, Visitor};
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A column of optional values: `[]` when every entry is `None`.
+struct OptCol<'a, T>(&'a [Option<T>]);
+
+impl<T: Serialize> Serialize for OptCol<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.iter().all(Option::is_none) {
+            s.collect_seq(std::iter::empty::<T>())
+        } else {
+            s.collect_seq(self.0)
+        }
+    }
+}
+
+fn expand<T: Clone, E: de::Error>(col: Vec<Option<T>>, len: usize, what: &str) -> Result<Vec<Option<T>>, E> {
+    match col.len() {
+        0 => Ok(vec![None; len]),
+        n if n == len => Ok(col),
+        n => Err(E::custom(format!("series column {what} has {n} entries for {len} points"))),
+    }
+}
+
+/// One series as `[job, metric, commit, mean, stddev_pct, runs, report, change, base, fails?, values?]`
+/// (`fails` and `values` only when non-empty; `fails` is `[]` when only `values` is there).
+struct SeriesOut<'a>(&'a SeriesData);
+
+impl Serialize for SeriesOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (sd, p) = (self.0, &self.0.points);
+        let tail = if !p.values.is_empty() { 2 } else { usize::from(!p.fails.is_empty()) };
+        let mut seq = s.serialize_seq(Some(9 + tail))?;
+        seq.serialize_element(&sd.job)?;
+        seq.serialize_element(&sd.metric)?;
+        seq.serialize_element(&p.commit)?;
+        seq.serialize_element(&OptCol(&p.mean))?;
+        seq.serialize_element(&OptCol(&p.stddev_pct))?;
+        seq.serialize_element(&OptCol(&p.runs))?;
+        seq.serialize_element(&p.report)?;
+        seq.serialize_element(&OptCol(&p.change))?;
+        seq.serialize_element(&OptCol(&p.base))?;
+        if tail > 0 {
+            seq.serialize_element(&p.fails)?;
+        }
+        if tail > 1 {
+            seq.serialize_element(&p.values)?;
+        }
+        seq.end()
+    }
+}
+
+struct SeriesIn(SeriesData);
+
+impl<'de> Deserialize<'de> for SeriesIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_seq(SeriesVisitor)
+    }
+}
+
+struct SeriesVisitor;
+
+fn need<'de, T: Deserialize<'de>, A: SeqAccess<'de>>(seq: &mut A, what: &str) -> Result<T, A::Error> {
+    seq.next_element()?.ok_or_else(|| de::Error::custom(format!("series array ends before {what}")))
+}
+
+impl<'de> Visitor<'de> for SeriesVisitor {
+    type Value = SeriesIn;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a series array [job, metric, commit, mean, stddev_pct, runs, report, change, base, …]")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SeriesIn, A::Error> {
+        let job = need(&mut seq, "job")?;
+        let metric = need(&mut seq, "metric")?;
+        let commit: Vec<u32> = need(&mut seq, "commit")?;
+        let n = commit.len();
+        let mean = expand(need(&mut seq, "mean")?, n, "mean")?;
+        let stddev_pct = expand(need(&mut seq, "stddev_pct")?, n, "stddev_pct")?;
+        let runs = expand(need(&mut seq, "runs")?, n, "runs")?;
+        let report: Vec<u32> = need(&mut seq, "report")?;
+        let change = expand(need(&mut seq, "change")?, n, "change")?;
+        let base = expand(need(&mut seq, "base")?, n, "base")?;
+        let fails = seq.next_element()?.unwrap_or_default();
+        let values = seq.next_element()?.unwrap_or_default();
+        if report.len() != n {
+            return Err(de::Error::custom(format!("series report column has {} entries for {n} points", report.len())));
+        }
+        let points = Points { commit, mean, stddev_pct, runs, report, change, base, fails, values };
+        Ok(SeriesIn(SeriesData { job, metric, points }))
+    }
+}
+
+/// `#[serde(with = "wire::series")]` for `Vec<SeriesData>`.
+pub mod series {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &[SeriesData], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(SeriesOut))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SeriesData>, D::Error> {
+        Ok(Vec::<SeriesIn>::deserialize(d)?.into_iter().map(|s| s.0).collect())
+    }
+}
+
+/// One change as `[source, job, metric, base, head, base_mean, head_mean, change, kind, direction, p_value,
+/// noise_ratio, report, headline]`; source 0 stated / 1 detected, headline 0 / 1, absent options `null`.
+#[derive(Serialize, Deserialize)]
+struct ChangeWire<M>(
+    u8,
+    u32,
+    M,
+    u32,
+    u32,
+    f64,
+    f64,
+    f64,
+    ChangeKind,
+    Direction,
+    Option<f64>,
+    Option<f64>,
+    Option<u32>,
+    u8,
+);
+
+impl<'a> From<&'a ChangeRecord> for ChangeWire<&'a str> {
+    fn from(c: &'a ChangeRecord) -> Self {
+        ChangeWire(
+            u8::from(c.source == ChangeSource::Detected),
+            c.job,
+            &c.metric,
+            c.base,
+            c.head,
+            c.base_mean,
+            c.head_mean,
+            c.change,
+            c.kind,
+            c.direction,
+            c.p_value,
+            c.noise_ratio,
+            c.report,
+            u8::from(c.headline),
+        )
+    }
+}
+
+impl From<ChangeWire<String>> for ChangeRecord {
+    fn from(w: ChangeWire<String>) -> Self {
+        ChangeRecord {
+            source: if w.0 == 1 { ChangeSource::Detected } else { ChangeSource::Stated },
+            job: w.1,
+            metric: w.2,
+            base: w.3,
+            head: w.4,
+            base_mean: w.5,
+            head_mean: w.6,
+            change: w.7,
+            kind: w.8,
+            direction: w.9,
+            p_value: w.10,
+            noise_ratio: w.11,
+            report: w.12,
+            headline: w.13 == 1,
+        }
+    }
+}
+
+/// `#[serde(with = "wire::changes")]` for `Vec<ChangeRecord>`.
+pub mod changes {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &[ChangeRecord], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(ChangeWire::from))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ChangeRecord>, D::Error> {
+        Ok(Vec::<ChangeWire<String>>::deserialize(d)?.into_iter().map(ChangeRecord::from).collect())
+    }
+}
+
+/// One metric as `[name, direction, chunk, series, flags]`, flags = kpi (1) | fail (2).
+#[derive(Serialize, Deserialize)]
+struct MetricWire<M>(M, i8, u32, u32, u8);
+
+/// `#[serde(with = "wire::metrics")]` for `Vec<MetricInfo>`.
+pub mod metrics {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &[MetricInfo], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|m| {
+            MetricWire(m.name.as_str(), m.direction, m.chunk, m.series, u8::from(m.kpi) | (u8::from(m.fail) << 1))
+        }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MetricInfo>, D::Error> {
+        Ok(Vec::<MetricWire<String>>::deserialize(d)?
+            .into_iter()
+            .map(|w| MetricInfo {
+                name: w.0,
+                direction: w.1,
+                chunk: w.2,
+                series: w.3,
+                kpi: w.4 & 1 != 0,
+                fail: w.4 & 2 != 0,
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        ChangeKind, ChangeRecord, ChangeSource, ChangesShard, Direction, JobShard, MetricInfo, Points, SeriesData,
+    };
+
+    fn series(fails: bool, values: bool, runs: bool) -> SeriesData {
+        SeriesData {
+            job: 3,
+            metric: "fio.write_iops".into(),
+            points: Points {
+                commit: vec![0, 4],
+                mean: vec![Some(20200.0), None],
+                stddev_pct: vec![None, None],
+                runs: if runs { vec![Some(3), None] } else { vec![None, None] },
+                report: vec![1, 1],
+                change: vec![None, Some(-6.4)],
+                base: vec![None, Some(0)],
+                fails: if fails { vec![Some(0), Some(2)] } else { vec![] },
+                values: if values { vec![vec![1.0, 2.0], vec![]] } else { vec![] },
+            },
+        }
+    }
+
+    #[test]
+    fn series_round_trip_in_every_shape() {
+        for (f, v, r) in [(false, false, false), (true, false, true), (false, true, false), (true, true, true)] {
+            let shard = JobShard { schema: 2, job: "j".into(), series: vec![series(f, v, r), series(!f, v, !r)] };
+            let text = serde_json::to_string(&shard).unwrap();
+            assert_eq!(serde_json::from_str::<JobShard>(&text).unwrap(), shard, "{text}");
+            assert!(!text.contains("\"points\""), "no per-series keys: {text}");
+        }
+        let text =
+            serde_json::to_string(&JobShard { schema: 2, job: "j".into(), series: vec![series(false, false, false)] })
+                .unwrap();
+        assert!(
+            text.contains(r#"[3,"fio.write_iops",[0,4],[20200.0,null],[],[],[1,1],[null,-6.4],[null,0]]"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_column_of_the_wrong_length_is_an_error() {
+        let bad = r#"{"schema":2,"job":"j","series":[[0,"m",[0,1],[1.0],[],[],[0,0],[],[]]]}"#;
+        let e = serde_json::from_str::<JobShard>(bad).unwrap_err().to_string();
+        assert!(e.contains("mean has 1 entries for 2 points"), "{e}");
+        let short = r#"{"schema":2,"job":"j","series":[[0,"m",[0]]]}"#;
+        assert!(serde_json::from_str::<JobShard>(short).unwrap_err().to_string().contains("ends before mean"));
+    }
+
+    #[test]
+    fn changes_and_metrics_round_trip() {
+        let c = ChangeRecord {
+            source: ChangeSource::Detected,
+            job: 1,
+            metric: "m".into(),
+            base: 2,
+            head: 3,
+            base_mean: 1.5,
+            head_mean: 2.5,
+            change: 66.7,
+            kind: ChangeKind::Percent,
+            direction: Direction::Regression,
+            p_value: None,
+            noise_ratio: Some(4.2),
+            report: Some(7),
+            headline: true,
+        };
+        let shard = ChangesShard { schema: 2, testcase: "t".into(), changes: vec![c.clone(), ChangeRecord::default()] };
+        let text = serde_json::to_string(&shard).unwrap();
+        assert_eq!(serde_json::from_str::<ChangesShard>(&text).unwrap(), shard);
+        let metrics = vec![
+            MetricInfo { name: "a".into(), direction: -1, kpi: true, fail: false, chunk: 2, series: 5 },
+            MetricInfo { name: "b".into(), direction: 0, kpi: false, fail: true, chunk: 0, series: 1 },
+        ];
+        let idx = crate::Index { metrics, ..Default::default() };
+        let text = serde_json::to_string(&idx).unwrap();
+        assert!(text.contains(r#""metrics":[["a",-1,2,5,1],["b",0,0,1,2]]"#), "{text}");
+        assert_eq!(serde_json::from_str::<crate::Index>(&text).unwrap(), idx);
+    }
+}
