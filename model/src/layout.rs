@@ -164,6 +164,7 @@ pub struct DocSection {
     pub commits: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    #[serde(with = "crate::wire::doc_rows")]
     pub rows: Vec<DocRow>,
 }
 

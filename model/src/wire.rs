@@ -1,12 +1,12 @@
 //! Compact JSON encodings of the published lists that hold most of the bytes: series (trend chunks, job
-//! files), change records (changes files, chunks' detected steps) and a catalog's metrics. Each element is a
+//! files), change records (changes files, chunks' detected steps), a catalog's metrics and report-document rows. Each element is a
 //! JSON array in a fixed order instead of an object, so the keys are not repeated per element (they were
 //! 40-60 % of those files), and a column of a series whose every entry is null is written as `[]`.
 //! The Rust shapes are unchanged: these are `#[serde(with = …)]` modules, so every reader goes through
 //! `model` and gets the same structs back (round trips are tested below). The order of each array is the
 //! order of the struct's fields; ARCHITECTURE.md ("Published data v2") documents it.
 
-use crate::{ChangeKind, ChangeRecord, ChangeSource, Direction, MetricInfo, Points, SeriesData};
+use crate::{ChangeKind, ChangeRecord, ChangeSource, Direction, DocRow, MetricInfo, Points, SeriesData};
 use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -220,6 +220,103 @@ pub mod metrics {
     }
 }
 
+/// One report-document row as `[line, job, metric, values, stddev_pct, changes, change_kind, flags, fails,
+/// runs, run_values, note]`, flags = fail (1) | aggregate (2); the trailing four only up to the last
+/// non-empty one. Every vector is written as it is (an empty one stays `[]`), so a document reads back to
+/// the same struct and an incremental import rebuilds the same bytes.
+struct DocRowOut<'a>(&'a DocRow);
+
+impl Serialize for DocRowOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        let present = [!r.fails.is_empty(), !r.runs.is_empty(), !r.run_values.is_empty(), r.note.is_some()];
+        let tail = present.iter().rposition(|p| *p).map_or(0, |i| i + 1);
+        let mut seq = s.serialize_seq(Some(8 + tail))?;
+        seq.serialize_element(&r.line)?;
+        seq.serialize_element(&r.job)?;
+        seq.serialize_element(&r.metric)?;
+        seq.serialize_element(&r.values)?;
+        seq.serialize_element(&r.stddev_pct)?;
+        seq.serialize_element(&r.changes)?;
+        seq.serialize_element(&r.change_kind)?;
+        seq.serialize_element(&(u8::from(r.fail) | (u8::from(r.aggregate) << 1)))?;
+        if tail > 0 {
+            seq.serialize_element(&r.fails)?;
+        }
+        if tail > 1 {
+            seq.serialize_element(&r.runs)?;
+        }
+        if tail > 2 {
+            seq.serialize_element(&r.run_values)?;
+        }
+        if tail > 3 {
+            seq.serialize_element(&r.note)?;
+        }
+        seq.end()
+    }
+}
+
+struct DocRowIn(DocRow);
+
+impl<'de> Deserialize<'de> for DocRowIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_seq(DocRowVisitor)
+    }
+}
+
+struct DocRowVisitor;
+
+impl<'de> Visitor<'de> for DocRowVisitor {
+    type Value = DocRowIn;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a report row array [line, job, metric, values, stddev_pct, changes, change_kind, flags, …]")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DocRowIn, A::Error> {
+        let line = need(&mut seq, "line")?;
+        let job = need(&mut seq, "job")?;
+        let metric = need(&mut seq, "metric")?;
+        let values = need(&mut seq, "values")?;
+        let stddev_pct = need(&mut seq, "stddev_pct")?;
+        let changes = need(&mut seq, "changes")?;
+        let change_kind = need(&mut seq, "change_kind")?;
+        let flags: u8 = need(&mut seq, "flags")?;
+        let fails = seq.next_element()?.unwrap_or_default();
+        let runs = seq.next_element()?.unwrap_or_default();
+        let run_values = seq.next_element()?.unwrap_or_default();
+        let note = seq.next_element()?.unwrap_or_default();
+        Ok(DocRowIn(DocRow {
+            line,
+            job,
+            metric,
+            fail: flags & 1 != 0,
+            aggregate: flags & 2 != 0,
+            values,
+            stddev_pct,
+            changes,
+            change_kind,
+            fails,
+            runs,
+            run_values,
+            note,
+        }))
+    }
+}
+
+/// `#[serde(with = "wire::doc_rows")]` for `Vec<DocRow>`.
+pub mod doc_rows {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(v: &[DocRow], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(DocRowOut))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<DocRow>, D::Error> {
+        Ok(Vec::<DocRowIn>::deserialize(d)?.into_iter().map(|r| r.0).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{
@@ -299,5 +396,35 @@ mod tests {
         let text = serde_json::to_string(&idx).unwrap();
         assert!(text.contains(r#""metrics":[["a",-1,2,5,1],["b",0,0,1,2]]"#), "{text}");
         assert_eq!(serde_json::from_str::<crate::Index>(&text).unwrap(), idx);
+    }
+
+    #[test]
+    fn doc_rows_round_trip_exactly() {
+        use crate::DocRow;
+        let base = DocRow {
+            line: 76,
+            job: 0,
+            metric: "unixbench.score".into(),
+            values: vec![Some(1329.0), Some(1290.0)],
+            stddev_pct: vec![None, None],
+            changes: vec![Some(-2.9)],
+            change_kind: vec![ChangeKind::Percent],
+            ..Default::default()
+        };
+        let rows = vec![
+            base.clone(),
+            DocRow { stddev_pct: vec![], changes: vec![], change_kind: vec![], ..base.clone() },
+            DocRow { fail: true, fails: vec![Some(0), Some(3)], runs: vec![Some(6), Some(6)], ..base.clone() },
+            DocRow { aggregate: true, note: Some("<-------- (a)".into()), ..base.clone() },
+            DocRow { run_values: vec![Some(vec![1.0, 2.0]), None], ..base },
+        ];
+        let sec = crate::DocSection { rows, ..Default::default() };
+        let text = serde_json::to_string(&sec).unwrap();
+        assert_eq!(serde_json::from_str::<crate::DocSection>(&text).unwrap(), sec, "{text}");
+        assert!(
+            text.contains(r#"[76,0,"unixbench.score",[1329.0,1290.0],[null,null],[-2.9],["percent"],0]"#),
+            "{text}"
+        );
+        assert!(text.contains(r#",2,[],[],[],"<-------- (a)"]"#), "{text}");
     }
 }
