@@ -194,7 +194,6 @@ error_log $NG/error.log;
 events { worker_connections 256; }
 http {
   include /etc/nginx/mime.types;
-  types { application/wasm wasm; }
   default_type application/octet-stream;
   sendfile on; tcp_nopush on; keepalive_timeout 65;
   gzip on; gzip_comp_level 6; gzip_min_length 256; gzip_vary on;

@@ -637,9 +637,13 @@ fn points_stage(
     job_pos: &JobPos,
 ) -> Collected {
     let mut out = Collected::default();
+    // collected by borrowed name (no key allocation per row), sorted once at the end
+    let mut series: HashMap<(u32, &str), Points, FastHash> = HashMap::default();
+    let mut fail_metrics: HashSet<&str, FastHash> = HashSet::default();
+    let mut perf_metrics: HashSet<&str, FastHash> = HashSet::default();
     for (ri, d) in docs.iter().enumerate() {
         // observations already taken from this report: (job, metric, commit, mean bits)
-        let mut taken: HashSet<(u32, &str, u32, u64)> = HashSet::new();
+        let mut taken: HashSet<(u32, &str, u32, u64), FastHash> = HashSet::default();
         let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
         let mut sections = Vec::new();
         for (si, s) in d.sections.iter().enumerate() {
@@ -663,11 +667,11 @@ fn points_stage(
             for r in s.rows.iter().filter(|r| usable(r)) {
                 let j = job_pos.of(&r.job);
                 if r.kind == RowKind::Fail {
-                    out.fail_metrics.insert(r.metric.clone());
+                    fail_metrics.insert(&r.metric);
                 } else {
-                    out.perf_metrics.insert(r.metric.clone());
+                    perf_metrics.insert(&r.metric);
                 }
-                let p = out.series.entry((j, r.metric.clone())).or_default();
+                let p = series.entry((j, r.metric.as_str())).or_default();
                 push_row_points(p, r, &cols, ri as u32, j, &mut taken);
             }
         }
@@ -690,9 +694,17 @@ fn points_stage(
         });
     }
     // sort each series' observations by commit order, then report
-    for p in out.series.values_mut() {
-        sort_points(p);
-    }
+    let mut sorted: Vec<((u32, &str), Points)> = series.into_iter().collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    out.series = sorted
+        .into_iter()
+        .map(|((j, m), mut p)| {
+            sort_points(&mut p);
+            ((j, m.to_string()), p)
+        })
+        .collect();
+    out.fail_metrics = fail_metrics.into_iter().map(str::to_string).collect();
+    out.perf_metrics = perf_metrics.into_iter().map(str::to_string).collect();
     out
 }
 
@@ -719,7 +731,7 @@ fn push_row_points<'a>(
     cols: &[u32],
     report: u32,
     j: u32,
-    taken: &mut HashSet<(u32, &'a str, u32, u64)>,
+    taken: &mut HashSet<(u32, &'a str, u32, u64), FastHash>,
 ) {
     for (c, &commit) in cols.iter().enumerate() {
         let (mean, fails) = if r.kind == RowKind::Fail {
@@ -799,7 +811,8 @@ fn headlines_stage(docs: &[Document], pos_of: &dyn Fn(&str) -> u32, job_pos: &Jo
 fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData {
     let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
     let (table, commits) = commits_stage(&docs, &doc_time, opts);
-    let commit_pos: HashMap<&str, u32> = commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+    let commit_pos: HashMap<&str, u32, FastHash> =
+        commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
     let pos_of = |id: &str| commit_pos[table.canonical(id)];
     let (mut jobs, job_pos) = jobs_stage(&docs);
     let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos);
@@ -864,7 +877,7 @@ fn changes_stage(
     headlines: &[Headline],
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {
-    let headline_keys: HashSet<(u32, u32, &str)> =
+    let headline_keys: HashSet<(u32, u32, &str), FastHash> =
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     let mut out = Vec::new();
     for ((j, m), p) in series {
@@ -885,19 +898,28 @@ fn stated_changes(
     metric: &str,
     p: &Points,
     weight: i8,
-    headline_keys: &HashSet<(u32, u32, &str)>,
+    headline_keys: &HashSet<(u32, u32, &str), FastHash>,
     out: &mut Vec<ChangeRecord>,
 ) {
-    // observation of each (commit, report): the base of a stated change is in the same report
-    let mut at: HashMap<(u32, u32), usize> = HashMap::with_capacity(p.len());
-    for k in (0..p.len()).rev() {
-        at.insert((p.commit[k], p.report[k]), k);
-    }
+    // the first observation of each (commit, report): the base of a stated change is in the same report;
+    // most series are a mail's 2-3 columns, where a scan beats building a map
+    let first = |commit: u32, report: u32| (0..p.len()).find(|&k| p.commit[k] == commit && p.report[k] == report);
+    let at: Option<HashMap<(u32, u32), usize, FastHash>> = (p.len() > 32).then(|| {
+        let mut at = HashMap::with_capacity_and_hasher(p.len(), FastHash::default());
+        for k in (0..p.len()).rev() {
+            at.insert((p.commit[k], p.report[k]), k);
+        }
+        at
+    });
     for i in 0..p.len() {
         let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
         let fail = p.is_fail(i);
         let report = p.report[i];
-        let Some(&b) = at.get(&(base, report)) else { continue };
+        let b = match &at {
+            Some(at) => at.get(&(base, report)).copied(),
+            None => first(base, report),
+        };
+        let Some(b) = b else { continue };
         let Some(base_mean) = p.mean[b] else { continue };
         let sd = |k: usize| p.stddev(k);
         let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
