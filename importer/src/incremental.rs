@@ -24,6 +24,9 @@ pub struct Added {
 /// they measure, closed over reports that span several testcases.
 struct Loaded {
     docs: Vec<Document>,
+    /// The report documents as they are on disk, by id: an old report the import leaves as it was is not
+    /// written again.
+    old_docs: BTreeMap<String, ReportDoc>,
     ids: BTreeSet<String>,
     testcases: BTreeSet<String>,
     /// Files named by the old catalogs of those testcases (candidates for removal).
@@ -33,7 +36,13 @@ struct Loaded {
 fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, String> {
     let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
-    let mut l = Loaded { docs: vec![], ids: BTreeSet::new(), testcases: BTreeSet::new(), old_files: vec![] };
+    let mut l = Loaded {
+        docs: vec![],
+        old_docs: BTreeMap::new(),
+        ids: BTreeSet::new(),
+        testcases: BTreeSet::new(),
+        old_files: vec![],
+    };
     let mut queue: Vec<String> = new.iter().flat_map(testcases_of).collect();
     // the same report imported before (by id) may name other testcases
     for d in new {
@@ -76,6 +85,7 @@ fn add_doc(
     let d = from_doc(rd, script)?;
     let tcs = testcases_of(&d);
     l.docs.push(d);
+    l.old_docs.insert(rd.id.clone(), rd.clone());
     Ok(tcs)
 }
 
@@ -84,8 +94,11 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
     let root: Root = read(dir, paths::INDEX).map_err(|e| {
         format!("--into {}: {e} (create the dataset first with `lkpx import --out DIR`)", dir.display())
     })?;
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (new, dups_new) = dedup_documents(new);
-    let loaded = load_touched(dir, &root, &new)?;
+    let mut loaded = load_touched(dir, &root, &new)?;
+    stages.mark("into: read the touched testcases' report documents");
+    let old_docs = std::mem::take(&mut loaded.old_docs);
     let old_count = loaded.ids.len();
     let mut all = loaded.docs;
     all.extend(new);
@@ -97,19 +110,24 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
     let mut files: Vec<pack::File> = Vec::new();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
-    for t in build_testcases(split_by_testcase(docs), opts) {
+    let built = build_testcases(split_by_testcase(docs), opts);
+    stages.mark("into: build");
+    for t in built {
         let (e, f) = pack::testcase_files(&t);
         entries.push(e);
         files.extend(f);
     }
-    files.extend(reports.iter().map(pack::report_file));
+    // a report document equal to the one on disk has the same bytes there already
+    files.extend(reports.iter().filter(|r| old_docs.get(&r.id) != Some(*r)).map(pack::report_file));
     files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
     let mut summaries: Vec<model::ReportSummary> =
         root.newest.iter().filter(|s| !ids.contains(s.id.as_str())).cloned().collect();
     summaries.extend(reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - old_count;
     let new_root = pack::root(entries, total, pack::newest(summaries));
+    stages.mark("into: pack");
     let written = publish(&files, &new_root, dir, Sweep::Only(&loaded.old_files))
         .map_err(|e| format!("writing {}: {e}", dir.display()))?;
+    stages.mark("into: publish");
     Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })
 }

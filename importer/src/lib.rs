@@ -23,3 +23,4 @@ pub mod rows;
 pub mod synth;
 pub mod synth_mails;
 pub mod table;
+pub mod timing;

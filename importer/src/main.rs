@@ -273,26 +273,6 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
     read
 }
 
-/// Wall time per import stage, printed when `LKPX_TIMINGS` is set (for benchmarks).
-struct Stages {
-    last: Instant,
-    on: bool,
-}
-
-impl Stages {
-    fn new(start: Instant) -> Self {
-        Stages { last: start, on: std::env::var_os("LKPX_TIMINGS").is_some() }
-    }
-
-    fn mark(&mut self, stage: &str) {
-        let now = Instant::now();
-        if self.on {
-            eprintln!("lkpx: timing: {stage}: {:.3}s", (now - self.last).as_secs_f64());
-        }
-        self.last = now;
-    }
-}
-
 fn import(
     out: &std::path::Path,
     into: Option<&std::path::Path>,
@@ -316,7 +296,7 @@ fn import(
         anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
     }
     let read = read_inputs(paths);
-    let mut stages = Stages::new(start);
+    let mut stages = importer::timing::Stages::new(start);
     stages.mark("read + parse");
     failed |= read.errors > 0;
     let n_docs = read.docs.len();

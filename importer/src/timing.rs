@@ -1,0 +1,23 @@
+//! Wall time per import stage, printed to stderr when `LKPX_TIMINGS` is set (for benchmarks).
+
+use std::time::Instant;
+
+pub struct Stages {
+    last: Instant,
+    on: bool,
+}
+
+impl Stages {
+    pub fn new(start: Instant) -> Self {
+        Stages { last: start, on: std::env::var_os("LKPX_TIMINGS").is_some() }
+    }
+
+    /// Print the time since the previous mark (or the start) as `stage`'s.
+    pub fn mark(&mut self, stage: &str) {
+        let now = Instant::now();
+        if self.on {
+            eprintln!("lkpx: timing: {stage}: {:.3}s", (now - self.last).as_secs_f64());
+        }
+        self.last = now;
+    }
+}
