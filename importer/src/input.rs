@@ -20,14 +20,22 @@ pub struct FileResult {
 
 /// Every file under `paths` (directories recursed), sorted, deduplicated.
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let (files, _, errors) = collect_files_and_archives(paths);
+    (files, errors)
+}
+
+/// Every file under `paths`, and the list archives (public-inbox epochs, not walked into).
+fn collect_files_and_archives(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
+    let mut archives = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
-        walk(p, &mut files, &mut errors);
+        walk(p, &mut files, &mut archives, &mut errors);
     }
     files.sort();
     files.dedup();
-    (files, errors)
+    archives.dedup();
+    (files, archives, errors)
 }
 
 /// The inputs under `paths`: lkp-tests result roots (commit directories) and the other files
@@ -35,6 +43,8 @@ pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
 pub struct Inputs {
     pub result_roots: Vec<PathBuf>,
     pub files: Vec<PathBuf>,
+    /// public-inbox archives (an epoch, or a directory of epochs), in input order.
+    pub archives: Vec<PathBuf>,
     pub errors: Vec<String>,
 }
 
@@ -47,9 +57,9 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
     }
     roots.sort();
     roots.dedup();
-    let (files, errors) = collect_files(paths);
+    let (files, archives, errors) = collect_files_and_archives(paths);
     let files = files.into_iter().filter(|f| !roots.iter().any(|r| f.starts_with(r))).collect();
-    Inputs { result_roots: roots, files, errors }
+    Inputs { result_roots: roots, files, archives, errors }
 }
 
 /// Read one result root (a commit directory of lkp-tests results).
@@ -63,8 +73,9 @@ pub fn read_result_root(dir: &Path) -> FileResult {
     res
 }
 
-fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() && crate::inbox::epochs(p).is_some() => archives.push(p.to_path_buf()),
         Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
             Ok(rd) => {
                 let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -72,7 +83,7 @@ fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
                 for e in entries {
                     let hidden = e.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
                     if !hidden {
-                        walk(&e, files, errors);
+                        walk(&e, files, archives, errors);
                     }
                 }
             }
