@@ -18,7 +18,7 @@ pub struct Counts {
     /// Messages read (their bytes).
     pub read: usize,
     pub bytes: u64,
-    /// Stopped by the prefilter, or decoded and found to be no report and no reply to one.
+    /// Stopped by the prefilter (or a commit without a mail): never decoded.
     pub skipped: usize,
     /// Fully decoded (MIME, charset, report parser).
     pub decoded: usize,
@@ -26,6 +26,8 @@ pub struct Counts {
     /// Replies attached as notes, and replies left waiting for their report.
     pub notes: usize,
     pub waiting: usize,
+    /// Decoded and found to be neither a report nor a reply to one.
+    pub other: usize,
 }
 
 /// What reading the archives gave.
@@ -163,7 +165,7 @@ fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Sca
     let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
     if scan.robot {
         if !has_rows {
-            imp.counts.skipped += 1;
+            imp.counts.other += 1;
             return;
         }
         for e in &parsed.errors {
@@ -179,7 +181,7 @@ fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Sca
             rows: threads::row_keys(&parsed.doc),
         });
     } else {
-        imp.counts.skipped += 1;
+        imp.counts.other += 1;
     }
 }
 

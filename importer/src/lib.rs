@@ -21,6 +21,7 @@ pub mod pack;
 pub mod prefilter;
 pub mod publish;
 pub mod report;
+pub mod reports;
 pub mod resultroot;
 pub mod rows;
 pub mod synth;

@@ -93,6 +93,11 @@ enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Print the reports a published dataset holds, one JSON object per line, oldest first.
+    Reports {
+        /// The data directory.
+        dir: PathBuf,
+    },
     /// Detect steps along one series (lines `mean[,stddev_pct[,runs]]`) as the importer does; one JSON object per step.
     Changepoints {
         /// The series, one commit per line; `-` or nothing: standard input.
@@ -169,6 +174,14 @@ fn run(cli: Cli) -> Result<bool> {
         Cmd::Compare { base, head, more, gap, variance, regression_only } => {
             let opts = importer::compare::CompareOptions { more, gap, variance, regression_only };
             importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
+            Ok(false)
+        }
+        Cmd::Reports { dir } => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let n = importer::reports::run(&dir, &mut out).map_err(anyhow::Error::msg)?;
+            out.flush()?;
+            eprintln!("lkpx reports: {n} reports in {}", dir.display());
             Ok(false)
         }
         Cmd::Changepoints { file } => {
@@ -299,7 +312,7 @@ fn import(
         Some(a) => {
             failed |= a.failed;
             if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && a.unchanged {
-                eprintln!("lkpx: nothing new in the archives; {} left as it is", out.display());
+                eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
                 return Ok(failed);
             }
             read.docs.extend(a.docs);
@@ -391,7 +404,7 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
     let c = &imp.counts;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read, {} skipped, {} decoded: {} reports, {} replies attached as notes, {} waiting for their report; {:.2}s ({:.0} messages/s)",
+        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read: {} skipped by the prefilter, {} decoded: {} reports, {} replies attached as notes, {} waiting for their report, {} other; {:.2}s ({:.0} messages/s)",
         c.epochs,
         c.read,
         c.bytes as f64 / 1e6,
@@ -400,6 +413,7 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
         c.reports,
         c.notes,
         c.waiting,
+        c.other,
         secs,
         c.read as f64 / secs.max(1e-9)
     );
