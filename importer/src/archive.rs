@@ -160,6 +160,9 @@ fn take_mail(
 fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Scan, imp: &mut Imported, replies: &mut Vec<Reply>) {
     imp.counts.decoded += 1;
     let source = format!("{}@{commit}", ep.name);
+    if let Some(h) = prefilter::non_utf8_header(bytes) {
+        imp.errors.push(format!("{source}: header {h} is not UTF-8 (8-bit bytes, no RFC 2047 encoding); its bad bytes are read as U+FFFD"));
+    }
     let msg = mail::parse_message(bytes);
     let parsed = report::parse(&source, &msg);
     let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());

@@ -51,6 +51,18 @@ pub fn scan(bytes: &[u8]) -> Scan {
     s
 }
 
+/// The first header field whose value is not UTF-8 (raw 8-bit bytes instead of RFC 2047 words).
+pub fn non_utf8_header(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..header_end(bytes)];
+    if std::str::from_utf8(head).is_ok() {
+        return None;
+    }
+    headers(head)
+        .into_iter()
+        .find(|(_, v)| std::str::from_utf8(v).is_err())
+        .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
+}
+
 /// Where the header ends (the blank line), or the end of the mail.
 fn header_end(b: &[u8]) -> usize {
     let mut i = 0;
@@ -150,6 +162,12 @@ mod tests {
         let m = b"From: A Developer <a@b.org>\nSubject: [PATCH] x: y\n\ndiff --git a/x b/x\n";
         assert!(!scan(m).candidate());
         assert!(!scan(m).report_subject);
+    }
+
+    #[test]
+    fn an_8bit_header_is_named() {
+        assert_eq!(non_utf8_header(b"From: a <a@b>\nSubject: caf\xe9\n\nbody \xb1\n").as_deref(), Some("Subject"));
+        assert_eq!(non_utf8_header(b"Subject: caf\xc3\xa9\n\nbody \xb1\n"), None);
     }
 
     #[test]
