@@ -166,25 +166,16 @@ fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Sca
     let msg = mail::parse_message(bytes);
     let parsed = report::parse(&source, &msg);
     let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
-    if scan.robot {
-        if !has_rows {
-            imp.counts.other += 1;
-            return;
+    match threads::role(scan, has_rows) {
+        threads::Role::Report => {
+            for e in &parsed.errors {
+                imp.errors.push(format!("{source}:{}: {}", e.line, e.message));
+            }
+            imp.counts.reports += 1;
+            imp.docs.push(parsed.doc);
         }
-        for e in &parsed.errors {
-            imp.errors.push(format!("{source}:{}: {}", e.line, e.message));
-        }
-        imp.counts.reports += 1;
-        imp.docs.push(parsed.doc);
-    } else if has_rows || !scan.refs.is_empty() {
-        replies.push(Reply {
-            refs: scan.refs.clone(),
-            note: threads::note_of(&msg),
-            keep: has_rows || scan.report_subject,
-            rows: threads::row_keys(&parsed.doc),
-        });
-    } else {
-        imp.counts.other += 1;
+        threads::Role::Reply => replies.push(threads::reply(scan, &msg, &parsed.doc)),
+        threads::Role::Other => imp.counts.other += 1,
     }
 }
 

@@ -121,35 +121,28 @@ pub fn read_file(path: &Path) -> FileResult {
     res
 }
 
-/// Parse the (decompressed) bytes of `name`: one or many mails.
+/// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `threads::read_mbox`).
 pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
     let messages = mail::split_mbox(bytes);
-    let many = messages.len() > 1;
-    for (k, m) in messages.iter().enumerate() {
-        let source = if many { format!("{name}#{}", k + 1) } else { name.to_string() };
-        let msg = mail::parse_message(m);
-        let parsed = report::parse(&source, &msg);
-        for LineError { line, message } in &parsed.errors {
-            res.errors.push(format!("{source}:{line}: {message}"));
-        }
-        let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
-        if rows == 0 {
-            if parsed.errors.is_empty() {
-                let why = if parsed.doc.headlines.is_empty() {
-                    "no comparison table found"
-                } else {
-                    "a headline but no comparison table"
-                };
-                if many {
-                    continue;
-                }
-                res.skipped = Some(why.into());
-            }
-            continue;
-        }
-        res.docs.push(parsed.doc);
+    if messages.len() > 1 {
+        return crate::threads::read_mbox(name, &messages, res);
     }
-    if many && res.docs.is_empty() && res.errors.is_empty() {
-        res.skipped = Some(format!("mbox of {} messages with no comparison table", messages.len()));
+    let msg = mail::parse_message(messages[0]);
+    let parsed = report::parse(name, &msg);
+    for LineError { line, message } in &parsed.errors {
+        res.errors.push(format!("{name}:{line}: {message}"));
     }
+    let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
+    if rows == 0 {
+        if parsed.errors.is_empty() {
+            let why = if parsed.doc.headlines.is_empty() {
+                "no comparison table found"
+            } else {
+                "a headline but no comparison table"
+            };
+            res.skipped = Some(why.into());
+        }
+        return;
+    }
+    res.docs.push(parsed.doc);
 }

@@ -13,6 +13,8 @@ pub struct Scan {
     pub robot: bool,
     /// A comparison-table header (`%stddev`, `fail:runs`) is in the bytes, or a base64 part may hide one.
     pub table: bool,
+    /// The subject starts with `Re:`.
+    pub re: bool,
     /// The subject answers a robot report (`Re: … <commit>: <metric> <x>% regression|improvement`).
     pub report_subject: bool,
 }
@@ -37,7 +39,10 @@ pub fn scan(bytes: &[u8]) -> Scan {
             b"message-id" => s.message_id = ids(&value).into_iter().next(),
             b"in-reply-to" => in_reply_to = ids(&value),
             b"references" => references = ids(&value),
-            b"subject" => s.report_subject = is_report_subject(&value),
+            b"subject" => {
+                s.re = value.get(..3).is_some_and(|p| p.eq_ignore_ascii_case(b"re:"));
+                s.report_subject = is_report_subject(&value);
+            }
             _ => {}
         }
     }

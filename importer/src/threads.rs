@@ -3,7 +3,8 @@
 //! A reply whose report is not there yet waits for it (the waiting notes persist in the dataset).
 
 use crate::doc::Document;
-use crate::mail::Message;
+use crate::mail::{self, Message};
+use crate::prefilter::Scan;
 use model::WaitingNote;
 use std::collections::HashMap;
 
@@ -22,6 +23,70 @@ pub struct Reply {
     pub keep: bool,
     /// Keys of the table rows it quotes (see `row_keys`), to find its report without headers.
     pub rows: Vec<u64>,
+}
+
+/// What a decoded mail is in a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A table from the robot (also its `Re: [PATCH …]` answers), or in a mail that answers nothing.
+    Report,
+    /// A human answer: its text is a note, its (quoted or new) tables add no rows.
+    Reply,
+    Other,
+}
+
+pub fn role(scan: &Scan, has_rows: bool) -> Role {
+    let answers = scan.re || !scan.refs.is_empty();
+    if has_rows && (scan.robot || !answers) {
+        Role::Report
+    } else if !scan.robot && (has_rows || answers) {
+        Role::Reply
+    } else {
+        Role::Other
+    }
+}
+
+/// A reply as `attach` takes it.
+pub fn reply(scan: &Scan, msg: &Message, doc: &Document) -> Reply {
+    let has_rows = doc.sections.iter().any(|s| !s.rows.is_empty());
+    Reply {
+        refs: scan.refs.clone(),
+        note: note_of(msg),
+        keep: has_rows || scan.report_subject,
+        rows: row_keys(doc),
+    }
+}
+
+/// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, with the
+/// thread's replies as their notes (a reply whose report is not in the file is left out).
+pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut crate::input::FileResult) {
+    let mut reports = Vec::new();
+    let mut replies = Vec::new();
+    for (k, m) in messages.iter().enumerate() {
+        let scan = crate::prefilter::scan(m);
+        if !scan.candidate() && scan.refs.is_empty() {
+            continue;
+        }
+        let source = format!("{name}#{}", k + 1);
+        let msg = mail::parse_message(m);
+        let parsed = crate::report::parse(&source, &msg);
+        let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
+        match role(&scan, has_rows) {
+            Role::Report => {
+                for e in &parsed.errors {
+                    res.errors.push(format!("{source}:{}: {}", e.line, e.message));
+                }
+                reports.push(parsed.doc);
+            }
+            Role::Reply => replies.push(reply(&scan, &msg, &parsed.doc)),
+            Role::Other => {}
+        }
+    }
+    attach(&mut reports, replies, &mut |_| None);
+    res.docs.extend(reports);
+    if res.docs.is_empty() && res.errors.is_empty() {
+        res.skipped = Some(format!("mbox of {} messages with no report", messages.len()));
+    }
 }
 
 /// The note of a reply: its date and sender, then its own (unquoted) text.

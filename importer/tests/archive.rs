@@ -302,3 +302,44 @@ fn a_directory_of_epochs_is_one_archive_read_in_epoch_order() {
     assert!(err.contains("1 archive epoch(s): 176 messages"), "{err}");
     assert_eq!(state(&dir.join("data"))["archives"][0]["path"], "pm/git/0.git");
 }
+
+/// The mails at these positions (1-based) of the fixture epoch as one mboxrd, as `b4 mbox` writes it.
+fn thread_mbox(dir: &Path, positions: &[usize]) -> Vec<u8> {
+    let repo = epoch(dir, "src.git");
+    let revs: Vec<String> = git(&repo, &["rev-list", "--reverse", "master"]).lines().map(str::to_string).collect();
+    let mut mbox = Vec::new();
+    for &p in positions {
+        let out = Command::new("git").args(["cat-file", "blob", &format!("{}:m", revs[p - 1])]).current_dir(&repo).output().unwrap();
+        mbox.extend_from_slice(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+        for line in out.stdout.split_inclusive(|&b| b == b'\n') {
+            if line.iter().skip_while(|&&b| b == b'>').take(5).eq(b"From ".iter()) {
+                mbox.push(b'>');
+            }
+            mbox.extend_from_slice(line);
+        }
+        mbox.push(b'\n');
+    }
+    mbox
+}
+
+#[test]
+fn a_b4_thread_mbox_and_a_lore_t_mbox_gz_give_the_report_with_its_replies_as_notes() {
+    use std::io::Write;
+    let dir = tmpdir("b4");
+    // report 202410072214.11d18a3c (position 32), replies 509, 521, 527 (33, 35, 36) and an unrelated patch (34)
+    let mbox = thread_mbox(&dir, &[32, 33, 34, 35, 36]);
+    std::fs::write(dir.join("thread.mbox"), &mbox).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&mbox).unwrap();
+    std::fs::create_dir_all(dir.join("lore")).unwrap();
+    std::fs::write(dir.join("lore/t.mbox.gz"), gz.finish().unwrap()).unwrap();
+    for input in ["thread.mbox", "lore/t.mbox.gz"] {
+        let data = format!("data-{}", input.replace('/', "-"));
+        ok(&dir, &["import", "--out", &data, input]);
+        let got = reports(&dir, &data);
+        assert_eq!(got.keys().collect::<Vec<_>>(), ["202410072214.11d18a3c-oliver.sang@intel.com"], "{input}");
+        let r = &got["202410072214.11d18a3c-oliver.sang@intel.com"];
+        assert_eq!(r["notes"], 3, "{input}: {r}");
+        assert_eq!(r["source"], format!("{input}#1"));
+    }
+}
