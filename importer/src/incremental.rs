@@ -91,6 +91,16 @@ fn add_doc(
 
 /// Add `new` documents to the dataset in `dir`.
 pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, String> {
+    add_with_state(dir, new, opts, None)
+}
+
+/// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
+pub fn add_with_state(
+    dir: &Path,
+    new: Vec<Document>,
+    opts: &Options,
+    state: Option<&model::ArchiveState>,
+) -> Result<Added, String> {
     let root: Root = read(dir, paths::INDEX).map_err(|e| {
         format!("--into {}: {e} (create the dataset first with `lkpx import --out DIR`)", dir.display())
     })?;
@@ -124,9 +134,23 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
         root.newest.iter().filter(|s| !ids.contains(s.id.as_str())).cloned().collect();
     summaries.extend(reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - old_count;
-    let new_root = pack::root(entries, total, pack::newest(summaries));
+    let mut new_root = pack::root(entries, total, pack::newest(summaries));
     stages.mark("into: pack");
-    let written = publish(&files, &new_root, dir, Sweep::Only(&loaded.old_files))
+    let mut old_files = loaded.old_files;
+    match (state, &root.archives) {
+        (Some(s), old) => {
+            let (r, file) = crate::archive::with_state(new_root, s);
+            new_root = r;
+            old_files.extend(old.iter().filter(|o| **o != file.0).cloned());
+            files.push(file);
+        }
+        (None, Some(old)) => {
+            new_root = crate::archive::with_state_path(new_root, old);
+            files.push((old.clone(), std::fs::read(dir.join(old)).map_err(|e| format!("{old}: {e}"))?));
+        }
+        (None, None) => {}
+    }
+    let written = publish(&files, &new_root, dir, Sweep::Only(&old_files))
         .map_err(|e| format!("writing {}: {e}", dir.display()))?;
     stages.mark("into: publish");
     Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })

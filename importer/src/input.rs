@@ -20,14 +20,22 @@ pub struct FileResult {
 
 /// Every file under `paths` (directories recursed), sorted, deduplicated.
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let (files, _, errors) = collect_files_and_archives(paths);
+    (files, errors)
+}
+
+/// Every file under `paths`, and the list archives (public-inbox epochs, not walked into).
+fn collect_files_and_archives(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
+    let mut archives = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
-        walk(p, &mut files, &mut errors);
+        walk(p, &mut files, &mut archives, &mut errors);
     }
     files.sort();
     files.dedup();
-    (files, errors)
+    archives.dedup();
+    (files, archives, errors)
 }
 
 /// The inputs under `paths`: lkp-tests result roots (commit directories) and the other files
@@ -35,6 +43,8 @@ pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
 pub struct Inputs {
     pub result_roots: Vec<PathBuf>,
     pub files: Vec<PathBuf>,
+    /// public-inbox archives (an epoch, or a directory of epochs), in input order.
+    pub archives: Vec<PathBuf>,
     pub errors: Vec<String>,
 }
 
@@ -47,9 +57,9 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
     }
     roots.sort();
     roots.dedup();
-    let (files, errors) = collect_files(paths);
+    let (files, archives, errors) = collect_files_and_archives(paths);
     let files = files.into_iter().filter(|f| !roots.iter().any(|r| f.starts_with(r))).collect();
-    Inputs { result_roots: roots, files, errors }
+    Inputs { result_roots: roots, files, archives, errors }
 }
 
 /// Read one result root (a commit directory of lkp-tests results).
@@ -63,8 +73,9 @@ pub fn read_result_root(dir: &Path) -> FileResult {
     res
 }
 
-fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() && crate::inbox::epochs(p).is_some() => archives.push(p.to_path_buf()),
         Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
             Ok(rd) => {
                 let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -72,7 +83,7 @@ fn walk(p: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
                 for e in entries {
                     let hidden = e.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
                     if !hidden {
-                        walk(&e, files, errors);
+                        walk(&e, files, archives, errors);
                     }
                 }
             }
@@ -110,35 +121,28 @@ pub fn read_file(path: &Path) -> FileResult {
     res
 }
 
-/// Parse the (decompressed) bytes of `name`: one or many mails.
+/// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `threads::read_mbox`).
 pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
     let messages = mail::split_mbox(bytes);
-    let many = messages.len() > 1;
-    for (k, m) in messages.iter().enumerate() {
-        let source = if many { format!("{name}#{}", k + 1) } else { name.to_string() };
-        let msg = mail::parse_message(m);
-        let parsed = report::parse(&source, &msg);
-        for LineError { line, message } in &parsed.errors {
-            res.errors.push(format!("{source}:{line}: {message}"));
-        }
-        let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
-        if rows == 0 {
-            if parsed.errors.is_empty() {
-                let why = if parsed.doc.headlines.is_empty() {
-                    "no comparison table found"
-                } else {
-                    "a headline but no comparison table"
-                };
-                if many {
-                    continue;
-                }
-                res.skipped = Some(why.into());
-            }
-            continue;
-        }
-        res.docs.push(parsed.doc);
+    if messages.len() > 1 {
+        return crate::threads::read_mbox(name, &messages, res);
     }
-    if many && res.docs.is_empty() && res.errors.is_empty() {
-        res.skipped = Some(format!("mbox of {} messages with no comparison table", messages.len()));
+    let msg = mail::parse_message(messages[0]);
+    let parsed = report::parse(name, &msg);
+    for LineError { line, message } in &parsed.errors {
+        res.errors.push(format!("{name}:{line}: {message}"));
     }
+    let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
+    if rows == 0 {
+        if parsed.errors.is_empty() {
+            let why = if parsed.doc.headlines.is_empty() {
+                "no comparison table found"
+            } else {
+                "a headline but no comparison table"
+            };
+            res.skipped = Some(why.into());
+        }
+        return;
+    }
+    res.docs.push(parsed.doc);
 }

@@ -5,6 +5,7 @@
 //! `table` for mails); `build` merges documents into a validated `model` dataset; `publish`
 //! writes it atomically.
 
+pub mod archive;
 pub mod build;
 pub mod changepoints;
 pub mod compare;
@@ -12,15 +13,19 @@ pub mod dataset;
 pub mod direction;
 pub mod doc;
 pub mod docfile;
+pub mod inbox;
 pub mod incremental;
 pub mod input;
 pub mod mail;
 pub mod pack;
+pub mod prefilter;
 pub mod publish;
 pub mod report;
+pub mod reports;
 pub mod resultroot;
 pub mod rows;
 pub mod synth;
 pub mod synth_mails;
 pub mod table;
+pub mod threads;
 pub mod timing;

@@ -98,6 +98,11 @@ enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Print the reports a published dataset holds, one JSON object per line, oldest first.
+    Reports {
+        /// The data directory.
+        dir: PathBuf,
+    },
     /// Detect steps along one series (lines `mean[,stddev_pct[,runs]]`) as the importer does; one JSON object per step.
     Changepoints {
         /// The series, one commit per line; `-` or nothing: standard input.
@@ -176,6 +181,14 @@ fn run(cli: Cli) -> Result<bool> {
             importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
             Ok(false)
         }
+        Cmd::Reports { dir } => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let n = importer::reports::run(&dir, &mut out).map_err(anyhow::Error::msg)?;
+            out.flush()?;
+            eprintln!("lkpx reports: {n} reports in {}", dir.display());
+            Ok(false)
+        }
         Cmd::Changepoints { file } => {
             importer::changepoints::run(file.as_deref(), &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
@@ -221,6 +234,7 @@ struct Read {
     errors: usize,
     roots: usize,
     files: usize,
+    archives: Vec<PathBuf>,
 }
 
 /// Read every input (in parallel), printing errors and skips in input order.
@@ -257,6 +271,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
         errors: inputs.errors.len(),
         roots: inputs.result_roots.len(),
         files: inputs.files.len(),
+        archives: inputs.archives.clone(),
     };
     for r in results {
         read.bytes += r.bytes;
@@ -295,23 +310,41 @@ fn import(
     if let Some(t) = &commit_url {
         anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
     }
-    let read = read_inputs(paths);
+    let mut read = read_inputs(paths);
     let mut stages = importer::timing::Stages::new(start);
     stages.mark("read + parse");
     failed |= read.errors > 0;
+    let state = match read_archives(&read.archives, into)? {
+        None => None,
+        Some(a) => {
+            failed |= a.failed;
+            if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && a.unchanged {
+                eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
+                return Ok(failed);
+            }
+            read.docs.extend(a.docs);
+            Some(a.state)
+        }
+    };
     let n_docs = read.docs.len();
     let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
     let opts = build::Options { commit_url, git_log: log, weight: &weight };
     let (written, root, dups, out) = match into {
         Some(dir) => {
-            let r = importer::incremental::add(dir, read.docs, &opts).map_err(anyhow::Error::msg)?;
+            let r = importer::incremental::add_with_state(dir, read.docs, &opts, state.as_ref())
+                .map_err(anyhow::Error::msg)?;
             (r.written, r.root, r.duplicates, dir)
         }
         None => {
             let (data, dups) = build::build(read.docs, &opts);
             stages.mark("build");
             warn_dropped_reports(out, &data);
-            let (files, root) = importer::pack::files(&data);
+            let (mut files, mut root) = importer::pack::files(&data);
+            if let Some(s) = &state {
+                let (r, f) = importer::archive::with_state(root, s);
+                root = r;
+                files.push(f);
+            }
             stages.mark("pack (serialise)");
             let w = publish::publish(&files, &root, out, publish::Sweep::All)
                 .with_context(|| format!("writing {}", out.display()))?;
@@ -349,6 +382,57 @@ fn import(
         read.bytes as f64 / 1e6 / secs.max(1e-9)
     );
     Ok(failed)
+}
+
+/// What the archives gave.
+struct FromArchives {
+    docs: Vec<importer::doc::Document>,
+    state: model::ArchiveState,
+    /// The state is the one the dataset holds (nothing new was read).
+    unchanged: bool,
+    failed: bool,
+}
+
+/// Read the list archives among the inputs from the positions `--into`'s dataset remembers
+/// (all of them for `--out`), printing errors, notices and what was read.
+fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result<Option<FromArchives>> {
+    if archives.is_empty() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let old = match into {
+        Some(dir) => importer::archive::load_state(dir).map_err(anyhow::Error::msg)?,
+        None => model::ArchiveState { schema: model::SCHEMA_VERSION, ..Default::default() },
+    };
+    let imp = importer::archive::read(archives, &old, into);
+    for e in &imp.errors {
+        eprintln!("error: {e}");
+    }
+    for n in &imp.notices {
+        eprintln!("lkpx: note: {n}");
+    }
+    let c = &imp.counts;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read: {} skipped by the prefilter, {} decoded: {} reports, {} replies attached as notes, {} waiting for their report, {} other; {:.2}s ({:.0} messages/s)",
+        c.epochs,
+        c.read,
+        c.bytes as f64 / 1e6,
+        c.skipped,
+        c.decoded,
+        c.reports,
+        c.notes,
+        c.waiting,
+        c.other,
+        secs,
+        c.read as f64 / secs.max(1e-9)
+    );
+    Ok(Some(FromArchives {
+        unchanged: imp.state == old && c.read == 0,
+        failed: !imp.errors.is_empty(),
+        docs: imp.docs,
+        state: imp.state,
+    }))
 }
 
 /// An import rebuilds DIR from its inputs: say which reports of the previous data are not among

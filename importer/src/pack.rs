@@ -165,7 +165,8 @@ pub fn root(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Repor
         points: testcases.iter().map(|t| t.points).sum(),
         rows: testcases.iter().map(|t| t.rows).sum(),
     };
-    let mut root = Root { schema: SCHEMA_VERSION, generation: String::new(), testcases, totals, newest };
+    let mut root =
+        Root { schema: SCHEMA_VERSION, generation: String::new(), testcases, totals, newest, archives: None };
     root.generation = paths::content_hash(&json(&root));
     root
 }

@@ -129,6 +129,8 @@ struct Parser<'m> {
     /// content hash of each job `Arc` (by address) for row identities
     job_hashes: std::collections::HashMap<usize, (Arc<JobKey>, u64)>,
     msg: &'m Message,
+    /// The current table names its rows `testcase/testparams/testbox` (2020), not `testbox/testcase/…`.
+    testcase_first: bool,
 }
 
 impl<'m> Parser<'m> {
@@ -150,6 +152,7 @@ impl<'m> Parser<'m> {
             last_job: None,
             job_hashes: Default::default(),
             msg,
+            testcase_first: false,
         }
     }
 
@@ -403,11 +406,19 @@ impl<'m> Parser<'m> {
         let groups = lines[i].text.split_whitespace().count();
         let header = (0..i).rev().map(|k| &lines[k]).find(|l| !l.text.trim().is_empty());
         let Some(header) = header else { return i + 1 };
-        let ids: Vec<String> = header.text.split_whitespace().map(str::to_string).collect();
+        let mut ids: Vec<String> = header.text.split_whitespace().map(str::to_string).collect();
         if ids.len() != groups || groups < 2 {
             return i + 1;
         }
-        let n = groups;
+        // the robot's 2020 fix confirmations head the row-name column `testcase/testparams/testbox`
+        self.testcase_first = ids.last().is_some_and(|l| l == "testcase/testparams/testbox");
+        if self.testcase_first {
+            ids.pop();
+        }
+        let n = ids.len();
+        if n < 2 {
+            return i + 1;
+        }
         let mut mode = RowKind::Perf;
         let mut rows: Vec<Row> = Vec::new();
         // rows of a 2014 grouped table waiting for their TOTAL row
@@ -504,7 +515,13 @@ impl<'m> Parser<'m> {
         let fail_row =
             mode == RowKind::Fail || matches!(cells.first(), Some(Tok::Word(w)) if table::parse_fail_runs(w).is_some());
         // A 2014/2011 grouped table row names a testbox path, not a metric.
-        let member_job = if !aggregate && name.contains('/') && !name.contains('.') { member_path(name) } else { None };
+        let member_job = if aggregate || !name.contains('/') || name.contains('.') {
+            None
+        } else if self.testcase_first {
+            testcase_path(name)
+        } else {
+            member_path(name)
+        };
         let metric = if member_job.is_some() { String::new() } else { name.to_string() };
         let job = match member_job {
             Some(j) => Arc::new(j),
@@ -838,6 +855,16 @@ pub fn testbox_path(path: &str) -> Option<JobKey> {
         _ => return None,
     };
     Some(JobKey { testcase: testcase.to_string(), machine: machine.to_string(), params: path_params(pp) })
+}
+
+/// A row name of the 2020 fix confirmations: `testcase/testparams/testbox`.
+fn testcase_path(name: &str) -> Option<JobKey> {
+    let [t, p, m] = name.split('/').collect::<Vec<_>>()[..] else { return None };
+    let mut params = Params::new();
+    if !p.is_empty() {
+        params.insert("test".into(), p.to_string());
+    }
+    Some(JobKey { testcase: t.to_string(), machine: m.to_string(), params })
 }
 
 /// A row name of a grouped table: a testbox path (2014) or a 2011 writeback case

@@ -17,6 +17,10 @@ pub struct Root {
     pub totals: Totals,
     /// The newest reports (at most `NEWEST`), newest first: the first screen.
     pub newest: Vec<ReportSummary>,
+    /// Path of the archives' read positions (`paths::archive_state`), when archives were imported:
+    /// named here so that it switches with the dataset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archives: Option<String>,
 }
 
 /// How many reports the root summarises.
@@ -196,4 +200,36 @@ pub struct DocRow {
     /// A trailing annotation after the metric name (`<-------- (a)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// `data/a/<hash>.json`: how far an import has read each list archive, and the replies still
+/// waiting for their report. Named by its content hash and by the root, so it changes with the
+/// dataset in one atomic switch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ArchiveState {
+    pub schema: u32,
+    /// Sorted by path.
+    pub archives: Vec<ArchivePosition>,
+    /// Replies to a report that is not (yet) in the dataset, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<WaitingNote>,
+}
+
+/// One public-inbox epoch: identified by its path (as given) and its first commit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ArchivePosition {
+    pub path: String,
+    /// The epoch's first (root) commit: another one means another or a rewritten history.
+    pub first: String,
+    /// The newest commit read.
+    pub last: String,
+}
+
+/// A human reply that quotes a report the dataset does not hold yet: attached as a note when
+/// a report with one of these Message-IDs arrives.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct WaitingNote {
+    /// Message-IDs (without `<>`) the reply names: In-Reply-To first, then References.
+    pub refs: Vec<String>,
+    pub note: String,
 }

@@ -6,7 +6,7 @@
 pub const INDEX: &str = "index.json";
 
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
-pub const DIRS: [&str; 6] = ["t", "s", "j", "c", "d", "r"];
+pub const DIRS: [&str; 7] = ["t", "s", "j", "c", "d", "r", "a"];
 
 /// A testcase's catalog, named by its content hash (`hash`: `hash_hex` of the bytes).
 pub fn catalog(testcase: &str, hash: &str) -> String {
@@ -36,6 +36,11 @@ pub fn report_doc(report_id: &str) -> String {
 /// A reproduce script, stored once per distinct text.
 pub fn script(hash: &str) -> String {
     format!("r/{hash}.sh")
+}
+
+/// The archives' read positions and waiting replies (`ArchiveState`), named by its content hash.
+pub fn archive_state(hash: &str) -> String {
+    format!("a/{hash}.json")
 }
 
 /// Which trend chunk of `n` (a power of two) holds `metric`.
@@ -137,6 +142,7 @@ mod tests {
             changes("x", "1"),
             report_doc("1"),
             script("1"),
+            archive_state("1"),
         ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
         }

@@ -1,0 +1,251 @@
+//! Importing list archives (public-inbox epochs): only the commits after the position the
+//! dataset remembers are read, each mail prefiltered on its raw bytes, the robot's reports
+//! decoded and kept, the human replies to them turned into notes. The new positions and the
+//! replies still waiting for their report form the dataset's `ArchiveState`.
+
+use crate::doc::Document;
+use crate::inbox::{Blob, Epoch};
+use crate::threads::{self, Reply};
+use crate::{mail, prefilter, report};
+use model::{paths, ArchivePosition, ArchiveState, Root, SCHEMA_VERSION};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// How many messages went which way.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Counts {
+    pub epochs: usize,
+    /// Messages read (their bytes).
+    pub read: usize,
+    pub bytes: u64,
+    /// Stopped by the prefilter (or a commit without a mail): never decoded.
+    pub skipped: usize,
+    /// Fully decoded (MIME, charset, report parser).
+    pub decoded: usize,
+    pub reports: usize,
+    /// Replies attached as notes, and replies left waiting for their report.
+    pub notes: usize,
+    pub waiting: usize,
+    /// Decoded and found to be neither a report nor a reply to one.
+    pub other: usize,
+}
+
+/// What reading the archives gave.
+pub struct Imported {
+    /// Reports: new ones, and reports of the dataset that got new notes.
+    pub docs: Vec<Document>,
+    pub state: ArchiveState,
+    pub counts: Counts,
+    /// `archive: commit …: reason`.
+    pub errors: Vec<String>,
+    /// Notices (a history read again, and why).
+    pub notices: Vec<String>,
+}
+
+/// A mail seen in the first pass that may answer a report: read again if one is found.
+struct Pending {
+    epoch: usize,
+    commit: gix::ObjectId,
+    scan: prefilter::Scan,
+}
+
+/// Read `archives` (each an epoch or a directory of epochs) from the positions of `old`;
+/// `dataset` (for `--into`) is where reports already published are looked up.
+pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) -> Imported {
+    let mut imp = Imported {
+        docs: Vec::new(),
+        state: ArchiveState { schema: SCHEMA_VERSION, ..Default::default() },
+        counts: Counts::default(),
+        errors: Vec::new(),
+        notices: Vec::new(),
+    };
+    let mut positions: BTreeMap<String, ArchivePosition> =
+        old.archives.iter().map(|p| (p.path.clone(), p.clone())).collect();
+    let mut epochs: Vec<Epoch> = Vec::new();
+    let mut replies: Vec<Reply> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    for path in archives {
+        for e in crate::inbox::epochs(path).unwrap_or_default() {
+            match Epoch::open(&e) {
+                Ok(ep) => epochs.push(ep),
+                Err(msg) => imp.errors.push(msg),
+            }
+        }
+    }
+    imp.counts.epochs = epochs.len();
+    for (k, ep) in epochs.iter().enumerate() {
+        let pos = read_epoch(k, ep, positions.get(&ep.name), &mut imp, &mut replies, &mut pending);
+        if let Some(p) = pos {
+            positions.insert(p.path.clone(), p);
+        }
+    }
+    resolve_pending(&epochs, pending, dataset, &mut imp, &mut replies);
+    replies.extend(old.waiting.iter().map(|w| Reply { refs: w.refs.clone(), note: w.note.clone(), keep: true, rows: vec![] }));
+    let mut lookup = |mid: &str| dataset.and_then(|d| published_report(d, mid));
+    let (notes, waiting) = threads::attach(&mut imp.docs, replies, &mut lookup);
+    imp.counts.notes = notes;
+    imp.counts.waiting = waiting.len();
+    imp.state.archives = positions.into_values().collect();
+    imp.state.waiting = waiting;
+    imp
+}
+
+/// Read the new commits of one epoch; returns its new position (it advances only over commits
+/// read without error).
+fn read_epoch(
+    k: usize,
+    ep: &Epoch,
+    since: Option<&ArchivePosition>,
+    imp: &mut Imported,
+    replies: &mut Vec<Reply>,
+    pending: &mut Vec<Pending>,
+) -> Option<ArchivePosition> {
+    let plan = match ep.plan(since) {
+        Ok(p) => p,
+        Err(e) => {
+            imp.errors.push(e);
+            return None;
+        }
+    };
+    if let Some(why) = &plan.reread {
+        imp.notices.push(format!("{}: read again from its first commit: {why}", ep.name));
+    }
+    if let Some(b) = &plan.broken {
+        imp.errors.push(format!("{}: {b}; the commits before it are not read", ep.name));
+    }
+    let mut last_ok = if plan.reread.is_some() { None } else { since.map(|s| s.last.clone()) };
+    let mut clean = plan.broken.is_none();
+    for &commit in &plan.commits {
+        match ep.mail(commit) {
+            Ok(Blob::Mail(bytes)) => {
+                take_mail(k, ep, commit, bytes, imp, replies, pending);
+            }
+            Ok(Blob::NoMail) => imp.counts.skipped += 1,
+            Err(e) => {
+                imp.errors.push(format!("{}: commit {commit}: {e}", ep.name));
+                clean = false;
+            }
+        }
+        if clean {
+            last_ok = Some(commit.to_string());
+        }
+    }
+    let first = plan.first?;
+    Some(ArchivePosition { path: ep.name.clone(), first, last: last_ok? })
+}
+
+/// First look at one mail; decode it only if it may be a report or quote one.
+fn take_mail(
+    k: usize,
+    ep: &Epoch,
+    commit: gix::ObjectId,
+    bytes: Vec<u8>,
+    imp: &mut Imported,
+    replies: &mut Vec<Reply>,
+    pending: &mut Vec<Pending>,
+) {
+    imp.counts.read += 1;
+    imp.counts.bytes += bytes.len() as u64;
+    let scan = prefilter::scan(&bytes);
+    if scan.candidate() {
+        decode(ep, commit, &bytes, &scan, imp, replies);
+    } else if !scan.robot && !scan.refs.is_empty() {
+        pending.push(Pending { epoch: k, commit, scan });
+    } else {
+        imp.counts.skipped += 1;
+    }
+}
+
+/// Decode a candidate: a robot mail with a table is a report, a human mail a reply.
+fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Scan, imp: &mut Imported, replies: &mut Vec<Reply>) {
+    imp.counts.decoded += 1;
+    let source = format!("{}@{commit}", ep.name);
+    if let Some(h) = prefilter::non_utf8_header(bytes) {
+        imp.errors.push(format!("{source}: header {h} is not UTF-8 (8-bit bytes, no RFC 2047 encoding); its bad bytes are read as U+FFFD"));
+    }
+    let msg = mail::parse_message(bytes);
+    let parsed = report::parse(&source, &msg);
+    let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
+    match threads::role(scan, has_rows) {
+        threads::Role::Report => {
+            for e in &parsed.errors {
+                imp.errors.push(format!("{source}:{}: {}", e.line, e.message));
+            }
+            imp.counts.reports += 1;
+            imp.docs.push(parsed.doc);
+        }
+        threads::Role::Reply => replies.push(threads::reply(scan, &msg, &parsed.doc)),
+        threads::Role::Other => imp.counts.other += 1,
+    }
+}
+
+/// The mails of the first pass that name a report found (now or before) or answer a report's
+/// subject are decoded as replies; the rest were ordinary traffic.
+fn resolve_pending(
+    epochs: &[Epoch],
+    pending: Vec<Pending>,
+    dataset: Option<&Path>,
+    imp: &mut Imported,
+    replies: &mut Vec<Reply>,
+) {
+    let mids: std::collections::HashSet<&str> = imp.docs.iter().filter_map(|d| d.message_id.as_deref()).collect();
+    let wanted: Vec<Pending> = pending
+        .into_iter()
+        .filter(|p| {
+            let hit = p.scan.report_subject
+                || p.scan.refs.iter().any(|m| mids.contains(m.as_str()) || dataset.is_some_and(|d| is_published(d, m)));
+            if !hit {
+                imp.counts.skipped += 1;
+            }
+            hit
+        })
+        .collect();
+    for p in wanted {
+        let ep = &epochs[p.epoch];
+        match ep.mail(p.commit) {
+            Ok(Blob::Mail(bytes)) => decode(ep, p.commit, &bytes, &p.scan, imp, replies),
+            Ok(Blob::NoMail) => {}
+            Err(e) => imp.errors.push(format!("{}: commit {}: {e}", ep.name, p.commit)),
+        }
+    }
+}
+
+/// A report with this Message-ID is in the dataset.
+fn is_published(dir: &Path, mid: &str) -> bool {
+    dir.join(paths::report_doc(&paths::hash_hex(mid.as_bytes()))).is_file()
+}
+
+/// The published report with this Message-ID, as a document.
+fn published_report(dir: &Path, mid: &str) -> Option<Document> {
+    if !is_published(dir, mid) {
+        return None;
+    }
+    let rel = paths::report_doc(&paths::hash_hex(mid.as_bytes()));
+    let rd: model::ReportDoc = crate::dataset::read(dir, &rel).ok()?;
+    let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
+    crate::docfile::from_doc(&rd, &script).ok()
+}
+
+/// The state a dataset holds (empty when none).
+pub fn load_state(dir: &Path) -> Result<ArchiveState, String> {
+    let root: Root = crate::dataset::read(dir, paths::INDEX)?;
+    match &root.archives {
+        Some(rel) => crate::dataset::read(dir, rel),
+        None => Ok(ArchiveState { schema: SCHEMA_VERSION, ..Default::default() }),
+    }
+}
+
+/// The state as a published file (content-hash named) and the root naming it.
+pub fn with_state(root: Root, state: &ArchiveState) -> (Root, crate::pack::File) {
+    let bytes = crate::pack::json(state);
+    let rel = paths::archive_state(&paths::content_hash(&bytes));
+    (with_state_path(root, &rel), (rel, bytes))
+}
+
+/// The root naming the state file `rel`, its generation recomputed.
+pub fn with_state_path(mut root: Root, rel: &str) -> Root {
+    root.archives = Some(rel.to_string());
+    root.generation = String::new();
+    root.generation = paths::content_hash(&crate::pack::json(&root));
+    root
+}

@@ -1,0 +1,284 @@
+//! Replies in a thread: a human reply to a robot report adds no rows; its own text becomes a
+//! note on the report it answers (found by In-Reply-To / References, or by the table it quotes).
+//! A reply whose report is not there yet waits for it (the waiting notes persist in the dataset).
+
+use crate::doc::Document;
+use crate::mail::{self, Message};
+use crate::prefilter::Scan;
+use model::WaitingNote;
+use std::collections::HashMap;
+
+/// The longest note kept from one reply (its start: what the maintainer said first).
+const NOTE_MAX: usize = 2000;
+
+/// A human reply to (maybe) a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// Message-IDs it names, nearest first (In-Reply-To, then References from the last).
+    pub refs: Vec<String>,
+    /// `YYYY-MM-DD Name: own text`.
+    pub note: String,
+    /// It answers a report for sure (it quotes a table, or its subject is a report's): if the
+    /// report is not found, the note waits for it.
+    pub keep: bool,
+    /// Keys of the table rows it quotes (see `row_keys`), to find its report without headers.
+    pub rows: Vec<u64>,
+}
+
+/// What a decoded mail is in a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A table from the robot (also its `Re: [PATCH …]` answers), or in a mail that answers nothing.
+    Report,
+    /// A human answer: its text is a note, its (quoted or new) tables add no rows.
+    Reply,
+    Other,
+}
+
+pub fn role(scan: &Scan, has_rows: bool) -> Role {
+    let answers = scan.re || !scan.refs.is_empty();
+    if has_rows && (scan.robot || !answers) {
+        Role::Report
+    } else if !scan.robot && (has_rows || answers) {
+        Role::Reply
+    } else {
+        Role::Other
+    }
+}
+
+/// A reply as `attach` takes it.
+pub fn reply(scan: &Scan, msg: &Message, doc: &Document) -> Reply {
+    let has_rows = doc.sections.iter().any(|s| !s.rows.is_empty());
+    Reply {
+        refs: scan.refs.clone(),
+        note: note_of(msg),
+        keep: has_rows || scan.report_subject,
+        rows: row_keys(doc),
+    }
+}
+
+/// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, with the
+/// thread's replies as their notes (a reply whose report is not in the file is left out).
+pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut crate::input::FileResult) {
+    let mut reports = Vec::new();
+    let mut replies = Vec::new();
+    for (k, m) in messages.iter().enumerate() {
+        let scan = crate::prefilter::scan(m);
+        if !scan.candidate() && scan.refs.is_empty() {
+            continue;
+        }
+        let source = format!("{name}#{}", k + 1);
+        let msg = mail::parse_message(m);
+        let parsed = crate::report::parse(&source, &msg);
+        let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
+        match role(&scan, has_rows) {
+            Role::Report => {
+                for e in &parsed.errors {
+                    res.errors.push(format!("{source}:{}: {}", e.line, e.message));
+                }
+                reports.push(parsed.doc);
+            }
+            Role::Reply => replies.push(reply(&scan, &msg, &parsed.doc)),
+            Role::Other => {}
+        }
+    }
+    attach(&mut reports, replies, &mut |_| None);
+    res.docs.extend(reports);
+    if res.docs.is_empty() && res.errors.is_empty() {
+        res.skipped = Some(format!("mbox of {} messages with no report", messages.len()));
+    }
+}
+
+/// The note of a reply: its date and sender, then its own (unquoted) text.
+pub fn note_of(msg: &Message) -> String {
+    let date = msg.date.as_deref().and_then(crate::build::parse_date).map(|t| {
+        let (y, m, d) = crate::build::civil_from_days(t.div_euclid(86_400));
+        format!("{y:04}-{m:02}-{d:02} ")
+    });
+    let name = msg.from.as_deref().map(sender_name).unwrap_or_default();
+    format!("{}{name}: {}", date.unwrap_or_default(), own_text(&msg.body))
+}
+
+/// The display name of a From value (`"A B" <a@b>` → `A B`), else its address.
+fn sender_name(from: &str) -> String {
+    let name = from.split('<').next().unwrap_or("").trim().trim_matches('"').trim();
+    if name.is_empty() {
+        from.trim().trim_matches(|c| c == '<' || c == '>').to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// What the sender wrote: quoted lines, attributions ("On … wrote:") and the signature dropped,
+/// blank runs collapsed, at most `NOTE_MAX` bytes.
+pub fn own_text(body: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for line in body.lines() {
+        let t = line.trim_end();
+        if t == "--" || t == "-- " || line == "-- " {
+            break;
+        }
+        let q = t.trim_start();
+        if q.starts_with('>') || q.ends_with("wrote:") || q.ends_with("wrote :") {
+            continue;
+        }
+        if q.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
+            continue;
+        }
+        out.push(if q.is_empty() { "" } else { t });
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    let mut s = out.join("\n");
+    if s.len() > NOTE_MAX {
+        let mut cut = NOTE_MAX;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push('…');
+    }
+    s
+}
+
+/// Row identities for matching a quoted table to its report: metric and numbers (not commits,
+/// which quotes abbreviate differently).
+pub fn row_keys(d: &Document) -> Vec<u64> {
+    use std::hash::Hash;
+    let mut out = Vec::new();
+    for s in &d.sections {
+        for r in &s.rows {
+            let mut h = model::paths::Fnv::new();
+            r.metric.hash(&mut h);
+            for v in r.values.iter().chain(&r.stddev_pct) {
+                v.map(f64::to_bits).hash(&mut h);
+            }
+            out.push(h.finish());
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Attach `replies` to `reports` (by Message-ID, else by the quoted rows); `lookup` brings a
+/// report of the dataset by Message-ID (it is added to `reports`, to be published with its new
+/// notes). Returns the notes left waiting, sorted.
+pub fn attach(
+    reports: &mut Vec<Document>,
+    replies: Vec<Reply>,
+    lookup: &mut dyn FnMut(&str) -> Option<Document>,
+) -> (usize, Vec<WaitingNote>) {
+    let mut by_mid: HashMap<String, usize> = HashMap::new();
+    let mut by_row: HashMap<u64, usize> = HashMap::new();
+    for (i, d) in reports.iter().enumerate() {
+        index(&mut by_mid, &mut by_row, d, i);
+    }
+    let mut waiting = Vec::new();
+    let mut attached = 0;
+    for r in replies {
+        let mut target = r.refs.iter().find_map(|m| by_mid.get(m).copied());
+        if target.is_none() {
+            target = r.refs.iter().find_map(|m| lookup(m)).map(|d| {
+                reports.push(d);
+                let i = reports.len() - 1;
+                index(&mut by_mid, &mut by_row, &reports[i], i);
+                i
+            });
+        }
+        if target.is_none() && !r.rows.is_empty() {
+            target = quoted_report(&by_row, &r.rows);
+        }
+        match target {
+            Some(i) => {
+                let notes = &mut reports[i].notes;
+                if !notes.contains(&r.note) {
+                    notes.push(r.note);
+                    sort_notes(notes);
+                }
+                attached += 1;
+            }
+            None if r.keep => waiting.push(WaitingNote { refs: r.refs, note: r.note }),
+            None => {}
+        }
+    }
+    waiting.sort();
+    waiting.dedup();
+    (attached, waiting)
+}
+
+fn index(by_mid: &mut HashMap<String, usize>, by_row: &mut HashMap<u64, usize>, d: &Document, i: usize) {
+    if let Some(m) = &d.message_id {
+        by_mid.entry(m.clone()).or_insert(i);
+    }
+    for k in row_keys(d) {
+        by_row.entry(k).or_insert(i);
+    }
+}
+
+/// The report holding at least half of the quoted rows (and at least one).
+fn quoted_report(by_row: &HashMap<u64, usize>, rows: &[u64]) -> Option<usize> {
+    let mut votes: HashMap<usize, usize> = HashMap::new();
+    for k in rows {
+        if let Some(&i) = by_row.get(k) {
+            *votes.entry(i).or_default() += 1;
+        }
+    }
+    let (i, n) = votes.into_iter().max_by_key(|&(i, n)| (n, std::cmp::Reverse(i)))?;
+    (n * 2 >= rows.len()).then_some(i)
+}
+
+/// The report's own notes first (as found), then the replies' dated notes in date order: the
+/// order does not depend on which import brought which reply.
+pub fn sort_notes(notes: &mut [String]) {
+    notes.sort_by(|a, b| match (dated(a), dated(b)) {
+        (true, true) => a.cmp(b),
+        (x, y) => x.cmp(&y),
+    });
+}
+
+fn dated(n: &str) -> bool {
+    let b = n.as_bytes();
+    b.len() > 11
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b' '
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_text_drops_quotes_attribution_and_signature() {
+        let body = "On Mon, 1 Jan 2024, kernel test robot wrote:\n> Hello,\n>\n>      123   +5.0%   129  fio.x\n\nThis is not a regression.\n\n\nIt is noise.\n\n-- \nJane\n";
+        assert_eq!(own_text(body), "This is not a regression.\n\nIt is noise.");
+    }
+
+    #[test]
+    fn notes_sort_own_first_then_by_date() {
+        let mut n = vec!["2025-01-02 B: later".to_string(), "own".to_string(), "2024-12-31 A: first".to_string()];
+        sort_notes(&mut n);
+        assert_eq!(n, ["own", "2024-12-31 A: first", "2025-01-02 B: later"]);
+    }
+
+    #[test]
+    fn a_reply_finds_its_report_by_id_or_waits() {
+        let report = Document { message_id: Some("r@x".into()), ..Default::default() };
+        let mut reports = vec![report];
+        let reply = |refs: &[&str], keep| Reply {
+            refs: refs.iter().map(|s| s.to_string()).collect(),
+            note: format!("2024-01-01 A: {refs:?}"),
+            keep,
+            rows: vec![],
+        };
+        let replies = vec![reply(&["z@x", "r@x"], false), reply(&["gone@x"], true), reply(&["other@x"], false)];
+        let (n, waiting) = attach(&mut reports, replies, &mut |_| None);
+        assert_eq!(n, 1);
+        assert_eq!(reports[0].notes, [r#"2024-01-01 A: ["z@x", "r@x"]"#]);
+        assert_eq!(waiting.len(), 1);
+        assert_eq!(waiting[0].refs, ["gone@x"]);
+    }
+}
