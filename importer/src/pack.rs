@@ -56,9 +56,11 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
             b.detected.push(c.clone());
         }
     }
+    use rayon::prelude::*;
     let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
-    for chunk in buckets.values() {
-        let bytes = json(chunk);
+    // serialised in parallel: a big testcase is one task of the testcases' parallel loop otherwise
+    let chunk_bytes: Vec<Vec<u8>> = buckets.into_values().collect::<Vec<_>>().par_iter().map(json).collect();
+    for bytes in chunk_bytes {
         let path = paths::trend_chunk(tc, &paths::content_hash(&bytes));
         cat.chunks.push(path.clone());
         files.push((path, bytes));
@@ -66,8 +68,12 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     for m in &mut cat.metrics {
         m.chunk = bucket_pos.get(&paths::chunk_of(&m.name, n)).copied().unwrap_or(0);
     }
-    for (j, series) in by_job {
-        let bytes = json(&JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series });
+    let shards: Vec<(u32, JobShard)> = by_job
+        .into_iter()
+        .map(|(j, series)| (j, JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series }))
+        .collect();
+    let shard_bytes: Vec<(u32, Vec<u8>)> = shards.par_iter().map(|(j, s)| (*j, json(s))).collect();
+    for (j, bytes) in shard_bytes {
         let path = paths::job_shard(tc, &paths::content_hash(&bytes));
         cat.jobs[j as usize].shard = path.clone();
         files.push((path, bytes));
