@@ -46,6 +46,23 @@ def true_models(gen, nb, nc, seed):
     return out
 
 
+CHANGE_KEYS = ["source", "job", "metric", "base", "head", "base_mean", "head_mean", "change", "kind", "direction",
+               "p_value", "noise_ratio", "report", "headline"]
+
+
+def change(rec):
+    """A change record: an object (data v2 before model::wire) or the fixed-order array model::wire writes."""
+    return rec if isinstance(rec, dict) else dict(zip(CHANGE_KEYS, rec))
+
+
+def metric_name(m):
+    return m["name"] if isinstance(m, dict) else m[0]
+
+
+def metric_chunk(m):
+    return m.get("chunk", 0) if isinstance(m, dict) else m[2]
+
+
 def detected(data):
     """{(metric, fs, disk): [head commit position]} from every trend chunk of every catalog."""
     out = {}
@@ -54,7 +71,7 @@ def detected(data):
         jobs = cat["jobs"]
         for chunk in cat["chunks"]:
             doc = json.load(open(os.path.join(data, chunk)))
-            for d in doc.get("detected", []):
+            for d in map(change, doc.get("detected", [])):
                 j = jobs[d["job"]]["params"]
                 out.setdefault((d["metric"], j.get("fs"), j.get("disk")), []).append(d["head"])
     return out
@@ -112,8 +129,8 @@ def main():
     for p in glob.glob(os.path.join(data, "t", "*.json")):
         cat = json.load(open(p))
         for m in cat["metrics"]:
-            if m["name"] == a.metric:
-                chunk = os.path.join(data, cat["chunks"][m["chunk"]])
+            if metric_name(m) == a.metric:
+                chunk = os.path.join(data, cat["chunks"][metric_chunk(m)])
                 det = json.load(open(chunk)).get("detected", [])
                 out["first_chart"] = {"metric": a.metric, "chunk_bytes": os.path.getsize(chunk),
                                       "detected_steps_in_chunk": len(det),
