@@ -104,12 +104,20 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
     }
     files.extend(reports.iter().map(pack::report_file));
     files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    // every old summary (the list's pages; a dataset without pages has only `newest`)
+    let mut old: Vec<model::ReportSummary> = root.newest.clone();
+    for p in &root.pages {
+        old.extend(read::<model::ReportPage>(dir, p)?.reports);
+    }
     let mut summaries: Vec<model::ReportSummary> =
-        root.newest.iter().filter(|s| !ids.contains(s.id.as_str())).cloned().collect();
+        old.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
     summaries.extend(reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - old_count;
-    let new_root = pack::root(entries, total, pack::newest(summaries));
-    let written = publish(&files, &new_root, dir, Sweep::Only(&loaded.old_files))
+    let (new_root, pages) = pack::root(entries, total, summaries);
+    files.extend(pages);
+    let mut old_files = loaded.old_files.clone();
+    old_files.extend(root.pages.iter().cloned());
+    let written = publish(&files, &new_root, dir, Sweep::Only(&old_files))
         .map_err(|e| format!("writing {}: {e}", dir.display()))?;
     Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })
 }
