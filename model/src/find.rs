@@ -84,7 +84,10 @@ pub enum Target {
     Message(String),
     Testcase(String),
     /// A metric and the testcase it belongs to.
-    Metric { testcase: String, metric: String },
+    Metric {
+        testcase: String,
+        metric: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -271,10 +274,34 @@ mod tests {
 
     fn sample() -> Index {
         let reports = [
-            report("a@x", "[linus:master] [btrfs] 4e159150a9: fio.write_iops -6.5% regression", "fio-basic", "4e159150a9a56d66", "1111111111"),
-            report("b@x", "[linux-next:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression", "fsmark", "2edf06a50f5bbe66", "ecd788a92460eef4"),
-            report("c@x", "[tip:sched/core] [sched] abcdef0123: will-it-scale.per_thread_ops 12% improvement", "will-it-scale", "abcdef0123456789", "2edf06a50f5bbe66"),
-            report("d@x", "[linus:master] [btrfsprogs] 9999999999: fio.read_iops 3% improvement", "fio-basic", "9999999999", "8888888888"),
+            report(
+                "a@x",
+                "[linus:master] [btrfs] 4e159150a9: fio.write_iops -6.5% regression",
+                "fio-basic",
+                "4e159150a9a56d66",
+                "1111111111",
+            ),
+            report(
+                "b@x",
+                "[linux-next:master] [xfs] 2edf06a50f: fsmark.files_per_sec -5.7% regression",
+                "fsmark",
+                "2edf06a50f5bbe66",
+                "ecd788a92460eef4",
+            ),
+            report(
+                "c@x",
+                "[tip:sched/core] [sched] abcdef0123: will-it-scale.per_thread_ops 12% improvement",
+                "will-it-scale",
+                "abcdef0123456789",
+                "2edf06a50f5bbe66",
+            ),
+            report(
+                "d@x",
+                "[linus:master] [btrfsprogs] 9999999999: fio.read_iops 3% improvement",
+                "fio-basic",
+                "9999999999",
+                "8888888888",
+            ),
         ];
         let tcs: Vec<String> = ["fio-basic", "fsmark", "will-it-scale"].map(String::from).into();
         let ms: Vec<(String, String)> = [("fio-basic", "fio.write_iops"), ("fsmark", "fsmark.files_per_sec")]
