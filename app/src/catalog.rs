@@ -39,9 +39,12 @@ impl Catalog {
     }
 
     /// The testcases a state needs loaded that are not: its selected testcases, or every
-    /// testcase when none is selected.
+    /// testcase when none is selected (but the reports list needs none).
     pub fn missing_for(&self, s: &ViewState) -> Vec<String> {
         let selected: Vec<&String> = s.selected(&FacetKey::Testcase).collect();
+        if selected.is_empty() && s.tab == crate::state::Tab::Reports {
+            return vec![];
+        }
         self.root
             .testcases
             .iter()

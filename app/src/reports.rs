@@ -3,9 +3,11 @@
 //! reports of its job, and the perf-profile rows as a call tree and flat bars.
 
 use crate::compare::{Cell, Row};
+use crate::html::esc;
 use crate::state::{FacetKey, ViewState};
 use model::stats::{change_kind, format_value};
 use model::{Direction, ReportDoc, ReportSummary};
+use std::fmt::Write;
 
 /// Positions of the summaries the view state's facets keep (a summary matches a facet when its
 /// testcases, machine or parameter value is selected), in list order.
@@ -301,6 +303,337 @@ pub fn has_profile(rows: &[Row]) -> bool {
     rows.iter().any(|r| r.metric.starts_with("perf-profile."))
 }
 
+/// The list rows of `ix` (positions in `list`), the `open` one marked; each row's button
+/// carries `data-act="open"` and the report's permalink key.
+pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> String {
+    let mut out = String::new();
+    for &i in ix {
+        let r = &list[i];
+        let key = permalink_key(r);
+        let cls = if open == Some(key.as_str()) { " open" } else { "" };
+        let commit = r.commit.as_deref().map(model::short_id).unwrap_or("");
+        let _ = write!(
+            out,
+            "<li class=\"report-item{cls}\" data-testid=\"report-item\" data-report=\"{k}\">\
+             <button class=\"report-open\" data-act=\"open\" data-value=\"{k}\">\
+             <span class=\"when\">{}</span><span class=\"branch\">{}</span><span class=\"commit\">{}</span>\
+             <span class=\"subject\">{}</span><span class=\"headline {}\">{}</span><span class=\"job\">{} · {} {}</span>\
+             </button></li>",
+            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
+            esc(r.branch.as_deref().unwrap_or("")),
+            esc(commit),
+            esc(r.subject.as_deref().unwrap_or(&r.id)),
+            word_class(&r.word),
+            esc(&headline_text(r)),
+            esc(&r.testcases.join(", ")),
+            esc(&r.machine),
+            esc(&key_params(r)),
+            k = esc(&key),
+        );
+    }
+    out
+}
+
+/// `Thu, 12 Feb 2026 23:24:19 +0800` → `12 Feb 2026`.
+pub fn short_date(d: &str) -> String {
+    let d = d.split_once(", ").map_or(d, |x| x.1);
+    d.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+/// The head of a report page: subject, date, headlines, the replies' notes, commits (linked by
+/// `commit_url`), jobs, lore and materials links.
+pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<h2 data-testid=\"report-subject\">{}</h2><p class=\"meta\">{} · {}</p><ul class=\"headlines\">",
+        esc(d.subject.as_deref().unwrap_or(&d.source)),
+        esc(d.date.as_deref().unwrap_or("")),
+        esc(d.from.as_deref().unwrap_or(""))
+    );
+    for h in &d.headlines {
+        let change = h.change.map(|c| format!(" {c:+.1}%")).unwrap_or_default();
+        let _ = write!(
+            out,
+            "<li class=\"{}\" data-testid=\"report-headline\">{}{} {}</li>",
+            word_class(&h.word),
+            esc(&h.metric),
+            change,
+            esc(&h.word)
+        );
+    }
+    out.push_str("</ul>");
+    if !d.notes.is_empty() {
+        out.push_str("<div class=\"notes\" data-testid=\"report-notes\"><h3>Replies</h3>");
+        for n in &d.notes {
+            let _ = write!(out, "<blockquote>{}</blockquote>", esc(n));
+        }
+        out.push_str("</div>");
+    }
+    out.push_str("<table class=\"facts\">");
+    for (i, c) in d.commits.iter().enumerate() {
+        let role = if i == 0 { "commit" } else { "base" };
+        let mut code = String::new();
+        crate::html::link(
+            &mut code,
+            commit_url(&c.id).as_deref(),
+            &c.id,
+            &format!("<code>{}</code>", esc(model::short_id(&c.id))),
+        );
+        let tree = [c.tree.as_deref(), c.branch.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+        let _ = write!(
+            out,
+            "<tr data-testid=\"report-{role}\"><th>{role}</th><td>{code} {}</td><td class=\"tree\">{}</td></tr>",
+            esc(c.subject.as_deref().unwrap_or("")),
+            esc(&tree)
+        );
+    }
+    out.push_str("</table><table class=\"facts jobs\">");
+    for j in &d.jobs {
+        let params = j.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+        let _ = write!(
+            out,
+            "<tr><th>{}</th><td>{}</td><td><code>{}</code></td></tr>",
+            esc(&j.testcase),
+            esc(&j.machine),
+            esc(&params)
+        );
+    }
+    out.push_str("</table><p class=\"links\">");
+    if let Some(u) = d.url.as_deref().filter(|u| u.starts_with("https://")) {
+        let _ = write!(
+            out,
+            "<a data-testid=\"lore-link\" href=\"{}\" target=\"_blank\" rel=\"noopener\">the mail on lore</a> ",
+            esc(u)
+        );
+    }
+    if let Some(u) = d.materials_url.as_deref().filter(|u| u.starts_with("https://") || u.starts_with("http://")) {
+        let _ = write!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">materials</a>", esc(u));
+    }
+    out.push_str("</p>");
+    out
+}
+
+/// The compare filters of every report table (Compare's `ns`, `dir`, `sort`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableFilter {
+    pub ns: Option<String>,
+    pub dir: Option<Direction>,
+    pub sort: crate::state::SortKey,
+    /// Every row, not the first `TABLE_ROWS`.
+    pub all: bool,
+}
+
+/// Rows per report table before "show all".
+pub const TABLE_ROWS: usize = 200;
+
+/// Every table of a report: controls (`name="ns"`, `name="dir"`; sort buttons `data-act="sort"`),
+/// rows as Compare prints them, fail:runs rows, the perf-profile view.
+pub fn tables_html(tables: &[Table], f: &TableFilter) -> String {
+    let mut out = String::new();
+    let n = tables.len();
+    for (i, t) in tables.iter().enumerate() {
+        let title = if n > 1 { format!("Table {} of {n}: {}", i + 1, t.job) } else { t.job.clone() };
+        let _ = write!(
+            out,
+            "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code></p>",
+            esc(&title),
+            esc(model::short_id(&t.base)),
+            esc(model::short_id(&t.head))
+        );
+        if !t.rows.is_empty() {
+            rows_html(&mut out, &t.rows, f);
+        }
+        if !t.fails.is_empty() {
+            out.push_str("<table class=\"compare fails\" data-testid=\"report-fails\"><thead><tr><th>fail:runs</th><th>base</th><th>%reproduction</th><th>head</th></tr></thead><tbody>");
+            for r in &t.fails {
+                let _ = write!(
+                    out,
+                    "<tr><td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                    esc(&r.metric),
+                    esc(&r.cells[0]),
+                    esc(&r.change),
+                    esc(&r.cells[1])
+                );
+            }
+            out.push_str("</tbody></table>");
+        }
+        if has_profile(&t.rows) {
+            profile_html(&mut out, &t.rows);
+        }
+        out.push_str("</section>");
+    }
+    out
+}
+
+fn rows_html(out: &mut String, rows: &[Row], f: &TableFilter) {
+    let mut opts: Vec<(String, String)> = vec![(String::new(), "all".into())];
+    opts.extend(crate::compare::namespaces(rows).into_iter().map(|(ns, c)| (ns.clone(), format!("{ns} ({c})"))));
+    out.push_str("<div class=\"controls\"><label>namespace ");
+    crate::html::select(out, "ns", "report-ns", &opts, f.ns.as_deref().unwrap_or(""));
+    out.push_str("</label> <label>direction ");
+    let dirs: Vec<(String, String)> = ["", "regression", "improvement"]
+        .iter()
+        .map(|d| (d.to_string(), if d.is_empty() { "any" } else { d }.to_string()))
+        .collect();
+    crate::html::select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
+    out.push_str("</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"name\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"change\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>");
+    let ix = crate::compare::view(rows, f.ns.as_deref(), f.dir, f.sort);
+    let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
+    for &k in &ix[..limit] {
+        let r = &rows[k];
+        let cls = match r.direction {
+            Direction::Regression => " regression",
+            Direction::Improvement => " improvement",
+            Direction::Undefined => "",
+        };
+        let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
+        let _ = write!(
+            out,
+            "<tr data-testid=\"report-row\" data-metric=\"{m}\"><td class=\"metric\">{m}</td><td class=\"num\">{}</td>\
+             <td class=\"num change{cls}\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&cell(&r.base)),
+            esc(&r.change_text()),
+            esc(&cell(&r.head)),
+            m = esc(&r.metric)
+        );
+    }
+    out.push_str("</tbody>");
+    if limit < ix.len() {
+        let _ = write!(
+            out,
+            "<tfoot><tr><td colspan=\"4\"><button data-act=\"all\">show all {} rows</button></td></tr></tfoot>",
+            ix.len()
+        );
+    }
+    out.push_str("</table>");
+}
+
+/// The perf-profile view of a table's rows: the call tree, then children and self as bars.
+pub fn profile_html(out: &mut String, rows: &[Row]) {
+    let parts = [
+        ("Call tree", "profile-tree", call_tree(rows, 5)),
+        ("Children", "profile-children", flat(rows, "children", 5)),
+        ("Self", "profile-self", flat(rows, "self", 5)),
+    ];
+    let max = parts.iter().flat_map(|p| &p.2).flat_map(|n| [n.base, n.head]).flatten().fold(1.0f64, f64::max);
+    out.push_str("<details class=\"perf-profile\" data-testid=\"perf-profile\" open><summary>perf-profile: where the cycles went \
+        (base <span class=\"key pbase\"></span> head <span class=\"key phead\"></span>, % of cycles; the biggest movers marked)</summary>");
+    for (title, testid, nodes) in &parts {
+        if nodes.is_empty() {
+            continue;
+        }
+        let _ = write!(out, "<h4>{title}</h4><ol class=\"profile\" data-testid=\"{testid}\">");
+        for n in nodes.iter().take(80) {
+            let w = |v: Option<f64>| 100.0 * v.unwrap_or(0.0) / max;
+            let mover = if n.mover { " mover" } else { "" };
+            let _ = write!(
+                out,
+                "<li class=\"node{mover}\" data-testid=\"profile-node\" data-depth=\"{d}\" style=\"padding-left:{d}em\">\
+                 <span class=\"fn\" title=\"{name}\">{name}</span><span class=\"bars\"><span class=\"pbar pbase\" style=\"width:{:.1}%\"></span>\
+                 <span class=\"pbar phead\" style=\"width:{:.1}%\"></span></span><span class=\"num\">{} → {}</span><span class=\"num delta\">{}</span></li>",
+                w(n.base),
+                w(n.head),
+                Node::text(n.base),
+                Node::text(n.head),
+                n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default(),
+                d = n.depth,
+                name = esc(&n.name)
+            );
+        }
+        out.push_str("</ol>");
+    }
+    out.push_str("</details>");
+}
+
+/// The job's other reports (`others`, positions in `list`), each `data-act="open"`, and the
+/// button to its trend (`data-act="trend"`) when they measured ≥ 3 commits.
+pub fn history_html(
+    list: &[ReportSummary],
+    others: &[usize],
+    commits: usize,
+    metric: Option<&str>,
+    complete: bool,
+) -> String {
+    let mut out = format!("<h3>This job in other reports ({})</h3>", others.len());
+    if others.is_empty() {
+        let why = if complete { "No other report measured this job." } else { "loading the reports list…" };
+        let _ = write!(out, "<p class=\"hint\">{why}</p>");
+    }
+    out.push_str("<ul>");
+    for &i in others {
+        let r = &list[i];
+        let _ = write!(
+            out,
+            "<li><a href=\"#\" data-act=\"open\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            esc(&permalink_key(r)),
+            esc(r.subject.as_deref().unwrap_or(&r.id)),
+            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
+            word_class(&r.word),
+            esc(&headline_text(r))
+        );
+    }
+    out.push_str("</ul>");
+    if let Some(m) = metric.filter(|_| commits >= 3) {
+        let _ = write!(
+            out,
+            "<button data-act=\"trend\" data-testid=\"job-trend\">Trend of {} over {commits} commits</button>",
+            esc(m)
+        );
+    }
+    out
+}
+
+/// A report document's own summary: its first table's job and head commit, its first headline.
+pub fn doc_summary(d: &ReportDoc) -> ReportSummary {
+    let first = d.sections.first();
+    let job = first.and_then(|s| s.rows.first()).and_then(|r| d.jobs.get(r.job as usize));
+    let h = d.headlines.first();
+    ReportSummary {
+        id: d.id.clone(),
+        subject: d.subject.clone(),
+        date: d.date.clone(),
+        message_id: d.message_id.clone(),
+        testcases: job.map(|j| vec![j.testcase.clone()]).unwrap_or_default(),
+        machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
+        params: job.map(|j| j.params.clone()).unwrap_or_default(),
+        metric: h.map(|h| h.metric.clone()),
+        change: h.and_then(|h| h.change),
+        word: h.map(|h| h.word.clone()).unwrap_or_default(),
+        commit: first.and_then(|s| s.commits.get(1).cloned()),
+        base: first.and_then(|s| s.commits.first().cloned()),
+        ..Default::default()
+    }
+}
+
+/// From a catalog: the reports (other than `except`) with a table of job `job`, newest first,
+/// and the number of distinct commits every report of the job measured.
+pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportSummary>, usize) {
+    let mut commits = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for r in &idx.reports {
+        let secs: Vec<&model::SectionMeta> = r.sections.iter().filter(|s| s.job == Some(job as u32)).collect();
+        if secs.is_empty() {
+            continue;
+        }
+        commits.extend(secs.iter().flat_map(|s| s.commits.iter().copied()));
+        if r.id != except {
+            out.push(ReportSummary {
+                id: r.id.clone(),
+                subject: r.subject.clone(),
+                date: r.date.clone(),
+                time: r.time,
+                message_id: r.message_id.clone(),
+                ..Default::default()
+            });
+        }
+    }
+    out.sort_by(|a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
+    (out, commits.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,6 +791,34 @@ mod tests {
         assert_eq!(same_job(&list, &list[0]), vec![3]);
         assert_eq!(commits_measured(&list, &[3], &list[0]), 3);
         assert_eq!(key_params(&list[0]), "fs=xfs");
+        let h = history_html(&list, &[3], 3, Some("fio.x"), true);
+        assert!(
+            h.contains("(1)") && h.contains("data-act=\"trend\"") && h.contains("Trend of fio.x over 3 commits"),
+            "{h}"
+        );
+        let h = history_html(&list, &[], 2, Some("fio.x"), true);
+        assert!(h.contains("No other report") && !h.contains("trend"), "{h}");
+    }
+
+    #[test]
+    fn job_reports_from_a_catalog() {
+        let idx = crate::catalog::tests::sample_index();
+        let j = idx.reports[0].sections[0].job.unwrap() as usize;
+        let (others, commits) = job_reports(&idx, j, &idx.reports[0].id);
+        assert!(others.iter().all(|r| r.id != idx.reports[0].id));
+        let all: std::collections::BTreeSet<u32> = idx
+            .reports
+            .iter()
+            .flat_map(|r| &r.sections)
+            .filter(|s| s.job == Some(j as u32))
+            .flat_map(|s| s.commits.iter().copied())
+            .collect();
+        assert_eq!(commits, all.len());
+        let s = doc_summary(&doc());
+        assert_eq!(
+            (s.testcases, s.machine.as_str(), s.commit.as_deref(), s.base.as_deref()),
+            (vec!["fio-basic".to_string()], "m1", Some("bbb"), Some("aaa"))
+        );
     }
 
     #[test]
@@ -474,5 +835,28 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(headline_text(&h), "fio.write_iops -6.5% regression");
+        assert_eq!(short_date("Thu, 12 Feb 2026 23:24:19 +0800"), "12 Feb 2026");
+    }
+
+    #[test]
+    fn html_is_escaped_and_carries_its_actions() {
+        let mut r = summary("a", "fio<x>", "m1", "xfs", "c1");
+        r.message_id = Some("q\"@x".into());
+        r.subject = Some("<b>boom</b>".into());
+        let html = list_html(&[r], &[0], Some("q\"@x"));
+        assert!(html.contains("class=\"report-item open\""), "{html}");
+        assert!(html.contains("data-act=\"open\" data-value=\"q&quot;@x\""), "{html}");
+        assert!(html.contains("&lt;b&gt;boom&lt;/b&gt;") && !html.contains("<b>"), "{html}");
+        let t = tables(&doc(), &|_| 1);
+        let html = tables_html(&t, &TableFilter::default());
+        assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
+        assert!(html.contains("data-metric=\"fio.write_iops\"") && html.contains("report-fails"), "{html}");
+        let only = tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() });
+        assert!(!only.contains("data-testid=\"report-row\""), "{only}");
+        let mut d = doc();
+        d.notes = vec!["This is not a <regression>".into()];
+        d.url = Some("javascript:alert(1)".into());
+        let head = head_html(&d, &|_| None);
+        assert!(head.contains("This is not a &lt;regression&gt;") && !head.contains("javascript:"), "{head}");
     }
 }
