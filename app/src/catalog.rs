@@ -39,9 +39,12 @@ impl Catalog {
     }
 
     /// The testcases a state needs loaded that are not: its selected testcases, or every
-    /// testcase when none is selected.
+    /// testcase when none is selected (but the reports list needs none).
     pub fn missing_for(&self, s: &ViewState) -> Vec<String> {
         let selected: Vec<&String> = s.selected(&FacetKey::Testcase).collect();
+        if selected.is_empty() && s.tab == crate::state::Tab::Reports {
+            return vec![];
+        }
         self.root
             .testcases
             .iter()
@@ -225,18 +228,19 @@ pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
     (s, notices)
 }
 
-/// The state a page URL asks for: the first screen (`defaults`) when the query says nothing,
+/// The state a page URL asks for: the first screen (the reports list) when the query says nothing
+/// usable, the newest headline's trend (`defaults`) for a trend of nothing,
 /// else the parsed query checked against the data. Notices name what was dropped.
 pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
     let (parsed, mut notices) = ViewState::parse(query);
     if parsed == ViewState::default() {
-        return (defaults(cat), notices);
+        return (parsed, notices);
     }
     let (mut s, more) = resolve(cat, parsed);
     notices.extend(more);
     forget_outside(cat, &mut s);
-    // Nothing usable survived: show the first screen rather than an empty page.
-    if s == ViewState::default() {
+    // The trend of nothing: the newest headline's.
+    if s == (ViewState { tab: Tab::Trend, ..Default::default() }) {
         return (defaults(cat), notices);
     }
     (s, notices)
@@ -413,14 +417,14 @@ pub(crate) mod tests {
     #[test]
     fn a_commit_and_report_of_no_selected_testcase_are_forgotten() {
         let cat = Catalog::new(sample_index());
-        let (s, _) = from_query(&cat, "testcase=blogbench&commit=19957a1816&report=r1");
+        let (s, _) = from_query(&cat, "testcase=blogbench&commit=19957a1816&rid=r1");
         assert_eq!((s.commit.as_deref().map(|c| &c[..10]), s.report.as_deref()), (Some("19957a1816"), Some("r1")));
-        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&report=r1");
+        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&rid=r1");
         assert_eq!((s.commit.as_deref(), s.report.as_deref()), (None, None), "r1 measured blogbench only");
         // a selected testcase not loaded yet: nothing is decided
         let mut cat = cat;
         cat.parts.remove("fio-basic");
-        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&report=r1");
+        let (s, _) = from_query(&cat, "testcase=fio-basic&commit=19957a1816&rid=r1");
         assert_eq!(s.report.as_deref(), Some("r1"));
     }
 
@@ -442,12 +446,12 @@ pub(crate) mod tests {
     fn resolve_drops_unknown_names_and_completes_prefixes() {
         let cat = Catalog::new(sample_index());
         let (s, _) = ViewState::parse(
-            "testcase=blogbench,nope&p.fs=xfs,zfs&p.colour=red&metric=x.y&jobs=zz&commit=19957a1&base=4df0&head=v6.16-rc4",
+            "view=trend&testcase=blogbench,nope&p.fs=xfs,zfs&p.colour=red&metric=x.y&jobs=zz&commit=19957a1&base=4df0&head=v6.16-rc4",
         );
         let (s, notices) = resolve(&cat, s);
         assert_eq!(
             s.to_query(),
-            "testcase=blogbench&p.fs=xfs&commit=19957a1816bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb&head=v6.16-rc4"
+            "view=trend&testcase=blogbench&p.fs=xfs&commit=19957a1816bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb&head=v6.16-rc4"
         );
         assert_eq!(notices.len(), 6, "{notices:?}");
     }
@@ -455,11 +459,14 @@ pub(crate) mod tests {
     #[test]
     fn from_query_defaults_only_when_empty() {
         let cat = Catalog::new(sample_index());
-        assert_eq!(from_query(&cat, "").0, defaults(&cat));
+        // the first screen is the reports list
+        assert_eq!(from_query(&cat, "").0, ViewState::default());
         let (s, n) = from_query(&cat, "bogus=1");
-        assert_eq!((s, n.len()), (defaults(&cat), 1));
+        assert_eq!((s, n.len()), (ViewState::default(), 1));
         let (s, n) = from_query(&cat, "metric=nope&p.colour=red");
-        assert_eq!((s, n.len()), (defaults(&cat), 2), "nothing usable: the first screen");
+        assert_eq!((s, n.len()), (defaults(&cat), 2), "a trend of an unknown metric: the newest headline's");
+        // the trend without a metric shows the newest headline's
+        assert_eq!(from_query(&cat, "view=trend").0, defaults(&cat));
         let (s, n) = from_query(&cat, "view=compare&metric=nope");
         assert_eq!(s.tab, Tab::Compare);
         assert_eq!(s.metric, None);

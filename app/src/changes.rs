@@ -847,7 +847,7 @@ mod tests {
         assert_eq!(
             s.to_query(),
             format!(
-                "testcase=blogbench&metric=blogbench.write_score&jobs={j}&commit={c}&job={j}&report=r1",
+                "testcase=blogbench&metric=blogbench.write_score&jobs={j}&commit={c}&job={j}&rid=r1",
                 j = cat.index.jobs[0].id,
                 c = cat.index.commits[1].id
             ),

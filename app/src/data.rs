@@ -23,7 +23,15 @@ macro_rules! versioned {
     )*};
 }
 
-versioned!(model::Root, model::Index, model::TrendChunk, model::JobShard, model::ChangesShard, model::ReportDoc);
+versioned!(
+    model::Root,
+    model::Index,
+    model::TrendChunk,
+    model::JobShard,
+    model::ChangesShard,
+    model::ReportDoc,
+    model::ReportPage
+);
 
 #[derive(serde::Deserialize)]
 struct SchemaOnly {

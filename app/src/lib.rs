@@ -11,6 +11,7 @@ pub mod dist;
 pub mod draw;
 pub mod facets;
 pub mod html;
+pub mod reports;
 pub mod search;
 pub mod state;
 pub mod views;

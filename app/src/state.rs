@@ -39,7 +39,9 @@ impl FacetKey {
 /// The view tab.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Tab {
+    /// The reports list, newest first, with one report open: the first screen.
     #[default]
+    Reports,
     Trend,
     Compare,
     /// Every stated or detected change of the selected testcases.
@@ -49,10 +51,15 @@ pub enum Tab {
 }
 
 impl Tab {
-    /// The `view=` value; `None` for the default tab (absent from the query).
-    fn query_value(self) -> Option<&'static str> {
+    /// The `view=` value; `None` when absent from the query. Without `view=`, a query naming a
+    /// metric is the trend (links from before the reports list keep their meaning), else the
+    /// reports list: so each tab is written only where the other would be read.
+    fn query_value(self, has_metric: bool) -> Option<&'static str> {
         match self {
-            Tab::Trend => None,
+            Tab::Reports if has_metric => Some("reports"),
+            Tab::Reports => None,
+            Tab::Trend if has_metric => None,
+            Tab::Trend => Some("trend"),
             Tab::Compare => Some("compare"),
             Tab::Changes => Some("changes"),
             Tab::Dist => Some("dist"),
@@ -171,10 +178,15 @@ pub struct ViewState {
     /// Commit range of the trend (commit ids, inclusive).
     pub from: Option<String>,
     pub to: Option<String>,
-    /// Selected commit (commit panel), the job and report it was selected from.
+    /// Selected commit (commit panel), the job and report (id, `rid=`) it was selected from.
     pub commit: Option<String>,
     pub job: Option<String>,
     pub report: Option<String>,
+    /// The report open on the reports list (`report=`): its Message-ID, or its report id when it
+    /// has none. `None`: the newest report.
+    pub open: Option<String>,
+    /// The search box's text (`q=`).
+    pub q: Option<String>,
     /// Compare table: base and head commit ids.
     pub base: Option<String>,
     pub head: Option<String>,
@@ -212,7 +224,7 @@ impl ViewState {
     pub fn to_query(&self) -> String {
         let mut out: Vec<String> = Vec::new();
         let mut one = |k: &str, v: &str| out.push(format!("{k}={}", encode(v)));
-        if let Some(v) = self.tab.query_value() {
+        if let Some(v) = self.tab.query_value(self.metric.is_some()) {
             one("view", v);
         }
         let mut parts: Vec<String> = Vec::new();
@@ -231,7 +243,9 @@ impl ViewState {
             ("to", &self.to),
             ("commit", &self.commit),
             ("job", &self.job),
-            ("report", &self.report),
+            ("rid", &self.report),
+            ("report", &self.open),
+            ("q", &self.q),
             ("base", &self.base),
             ("head", &self.head),
             ("ns", &self.ns),
@@ -280,6 +294,7 @@ impl ViewState {
         let mut s = ViewState::default();
         let mut notices = Vec::new();
         let query = query.strip_prefix('?').unwrap_or(query);
+        let mut view_given = false;
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
             let Some(key) = decode(raw_key) else {
@@ -300,10 +315,11 @@ impl ViewState {
             };
             match key.as_str() {
                 "view" => match single().as_str() {
-                    "trend" => s.tab = Tab::Trend,
-                    "compare" => s.tab = Tab::Compare,
-                    "changes" => s.tab = Tab::Changes,
-                    "dist" => s.tab = Tab::Dist,
+                    "reports" => (s.tab, view_given) = (Tab::Reports, true),
+                    "trend" => (s.tab, view_given) = (Tab::Trend, true),
+                    "compare" => (s.tab, view_given) = (Tab::Compare, true),
+                    "changes" => (s.tab, view_given) = (Tab::Changes, true),
+                    "dist" => (s.tab, view_given) = (Tab::Dist, true),
                     other => notices.push(format!("unknown view `{}` ignored", shorten(other))),
                 },
                 "testcase" => s.facets.entry(FacetKey::Testcase).or_default().extend(values),
@@ -314,7 +330,9 @@ impl ViewState {
                 "to" => set_one(&mut s.to, "to", &mut notices),
                 "commit" => set_one(&mut s.commit, "commit", &mut notices),
                 "job" => set_one(&mut s.job, "job", &mut notices),
-                "report" => set_one(&mut s.report, "report", &mut notices),
+                "rid" => set_one(&mut s.report, "rid", &mut notices),
+                "report" => set_one(&mut s.open, "report", &mut notices),
+                "q" => set_one(&mut s.q, "q", &mut notices),
                 "base" => set_one(&mut s.base, "base", &mut notices),
                 "head" => set_one(&mut s.head, "head", &mut notices),
                 "ns" => set_one(&mut s.ns, "ns", &mut notices),
@@ -373,6 +391,9 @@ impl ViewState {
                     _ => notices.push(format!("unknown parameter `{}` ignored", shorten(k))),
                 },
             }
+        }
+        if !view_given && s.metric.is_some() {
+            s.tab = Tab::Trend;
         }
         (s, notices)
     }
@@ -486,6 +507,32 @@ mod tests {
         assert_eq!(ViewState::parse(""), (ViewState::default(), vec![]));
         assert_eq!(ViewState::parse("?"), (ViewState::default(), vec![]));
         assert_eq!(ViewState::parse("&&"), (ViewState::default(), vec![]));
+    }
+
+    #[test]
+    fn reports_and_trend_share_the_bare_query() {
+        for (tab, metric, open, q, query) in [
+            (Tab::Reports, None, None, None, ""),
+            (Tab::Reports, None, Some("a@b.c"), None, "report=a@b.c"),
+            (Tab::Reports, None, None, Some("btrfs regression"), "q=btrfs%20regression"),
+            (Tab::Reports, Some("fio.write_iops"), None, None, "view=reports&metric=fio.write_iops"),
+            (Tab::Trend, Some("fio.write_iops"), None, None, "metric=fio.write_iops"),
+            (Tab::Trend, None, None, None, "view=trend"),
+        ] {
+            let s = ViewState {
+                tab,
+                metric: metric.map(String::from),
+                open: open.map(String::from),
+                q: q.map(String::from),
+                ..Default::default()
+            };
+            assert_eq!(s.to_query(), query);
+            roundtrip(&s);
+        }
+        // the commit panel's report is `rid=`
+        let s = ViewState { tab: Tab::Trend, report: Some("r1".into()), ..Default::default() };
+        assert_eq!(s.to_query(), "view=trend&rid=r1");
+        roundtrip(&s);
     }
 
     #[test]
@@ -641,7 +688,7 @@ mod tests {
 
     #[test]
     fn non_canonical_queries_canonicalise() {
-        let (s, _) = ViewState::parse("?p.fs=xfs&testcase=b,a&p.fs=ext4&view=trend&sort=change");
+        let (s, _) = ViewState::parse("?p.fs=xfs&testcase=b,a&p.fs=ext4&view=reports&sort=change");
         assert_eq!(s.to_query(), "testcase=a,b&p.fs=ext4,xfs");
     }
 

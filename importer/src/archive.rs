@@ -80,7 +80,12 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
         }
     }
     resolve_pending(&epochs, pending, dataset, &mut imp, &mut replies);
-    replies.extend(old.waiting.iter().map(|w| Reply { refs: w.refs.clone(), note: w.note.clone(), keep: true, rows: vec![] }));
+    replies.extend(old.waiting.iter().map(|w| Reply {
+        refs: w.refs.clone(),
+        note: w.note.clone(),
+        keep: true,
+        rows: vec![],
+    }));
     let mut lookup = |mid: &str| dataset.and_then(|d| published_report(d, mid));
     let (notes, waiting) = threads::attach(&mut imp.docs, replies, &mut lookup);
     imp.counts.notes = notes;
@@ -157,11 +162,20 @@ fn take_mail(
 }
 
 /// Decode a candidate: a robot mail with a table is a report, a human mail a reply.
-fn decode(ep: &Epoch, commit: gix::ObjectId, bytes: &[u8], scan: &prefilter::Scan, imp: &mut Imported, replies: &mut Vec<Reply>) {
+fn decode(
+    ep: &Epoch,
+    commit: gix::ObjectId,
+    bytes: &[u8],
+    scan: &prefilter::Scan,
+    imp: &mut Imported,
+    replies: &mut Vec<Reply>,
+) {
     imp.counts.decoded += 1;
     let source = format!("{}@{commit}", ep.name);
     if let Some(h) = prefilter::non_utf8_header(bytes) {
-        imp.errors.push(format!("{source}: header {h} is not UTF-8 (8-bit bytes, no RFC 2047 encoding); its bad bytes are read as U+FFFD"));
+        imp.errors.push(format!(
+            "{source}: header {h} is not UTF-8 (8-bit bytes, no RFC 2047 encoding); its bad bytes are read as U+FFFD"
+        ));
     }
     let msg = mail::parse_message(bytes);
     let parsed = report::parse(&source, &msg);

@@ -107,6 +107,13 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
     for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
         docs.insert(d);
     }
+    for p in &root.pages {
+        checked += 1;
+        match read_hashed::<model::ReportPage>(dir, p) {
+            Ok(page) => docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id))),
+            Err(e) => problems.push(e),
+        }
+    }
     for rel in &docs {
         checked += 1;
         if let Err(e) = read::<ReportDoc>(dir, rel) {

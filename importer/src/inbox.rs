@@ -108,7 +108,11 @@ impl Epoch {
         };
         let reread = match since {
             Some(s) if !met && broken.is_none() => Some(if first.as_deref() != Some(s.first.as_str()) {
-                format!("its first commit is now {} (was {}): another history", first.as_deref().unwrap_or("none"), s.first)
+                format!(
+                    "its first commit is now {} (was {}): another history",
+                    first.as_deref().unwrap_or("none"),
+                    s.first
+                )
             } else {
                 format!("the commit read last ({}) is no longer in its history: rewritten", s.last)
             }),

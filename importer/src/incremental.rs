@@ -130,13 +130,19 @@ pub fn add_with_state(
     // a report document equal to the one on disk has the same bytes there already
     files.extend(reports.iter().filter(|r| old_docs.get(&r.id) != Some(*r)).map(pack::report_file));
     files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
-    let mut summaries: Vec<model::ReportSummary> =
-        root.newest.iter().filter(|s| !ids.contains(s.id.as_str())).cloned().collect();
+    // every old summary (the list's pages; a dataset without pages has only `newest`)
+    let mut old: Vec<model::ReportSummary> = root.newest.clone();
+    for p in &root.pages {
+        old.extend(read::<model::ReportPage>(dir, p)?.reports);
+    }
+    let mut summaries: Vec<model::ReportSummary> = old.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
     summaries.extend(reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - old_count;
-    let mut new_root = pack::root(entries, total, pack::newest(summaries));
+    let (mut new_root, pages) = pack::root(entries, total, summaries);
+    files.extend(pages);
     stages.mark("into: pack");
     let mut old_files = loaded.old_files;
+    old_files.extend(root.pages.iter().cloned());
     match (state, &root.archives) {
         (Some(s), old) => {
             let (r, file) = crate::archive::with_state(new_root, s);

@@ -5,8 +5,8 @@
 
 use crate::build::{Dataset, TestcaseData};
 use model::{
-    paths, ChangeSource, ChangesShard, JobShard, ReportDoc, ReportSummary, Root, SeriesData, TestcaseEntry, Totals,
-    TrendChunk, NEWEST, SCHEMA_VERSION,
+    paths, ChangeSource, ChangesShard, JobShard, ReportDoc, ReportPage, ReportSummary, Root, SeriesData, TestcaseEntry,
+    Totals, TrendChunk, NEWEST, PAGE, SCHEMA_VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -140,7 +140,15 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
             .find(|r| r.metric == h.metric)
             .and_then(|r| r.changes.first().copied().flatten())
     });
+    let first = rd.sections.first();
+    let job = first.and_then(|s| s.rows.first()).and_then(|r| rd.jobs.get(r.job as usize));
+    let head = first.and_then(|s| s.commits.get(1).or(s.commits.first()));
     ReportSummary {
+        base: first.filter(|s| s.commits.len() > 1).and_then(|s| s.commits.first()).cloned(),
+        message_id: rd.message_id.clone(),
+        branch: branch_of(rd, head.map(|h| h.as_str())),
+        machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
+        params: job.map(|j| j.params.clone()).unwrap_or_default(),
         id: rd.id.clone(),
         date: rd.date.clone(),
         time: rd.date.as_deref().and_then(crate::build::parse_date),
@@ -149,20 +157,52 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
         metric: h.map(|h| h.metric.clone()),
         change: change.or(h.and_then(|h| h.change)),
         word: h.map(|h| h.word.clone()).unwrap_or_default(),
-        commit: rd.sections.first().and_then(|s| s.commits.get(1).or(s.commits.first())).cloned(),
+        commit: head.cloned(),
     }
 }
 
-/// The newest `NEWEST` of `all`, newest first (undated last).
-pub fn newest(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
+/// `linus:master` from a subject `[linus:master] …`, else the head commit's branch.
+fn branch_of(rd: &ReportDoc, head: Option<&str>) -> Option<String> {
+    let tag = rd.subject.as_deref().and_then(|s| s.strip_prefix('[')).and_then(|s| s.split_once(']')).map(|t| t.0);
+    if let Some(t) = tag.filter(|t| t.contains(':') && !t.contains(' ')) {
+        return Some(t.to_string());
+    }
+    let c = rd.commits.iter().find(|c| Some(c.id.as_str()) == head || head.is_some_and(|h| h.starts_with(&c.id)));
+    c.and_then(|c| c.branch.clone())
+}
+
+/// Every summary of `all` once, newest first (undated last).
+pub fn newest_first(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
     all.sort_by(|a, b| b.time.unwrap_or(i64::MIN).cmp(&a.time.unwrap_or(i64::MIN)).then(a.id.cmp(&b.id)));
     all.dedup_by(|a, b| a.id == b.id);
-    all.truncate(NEWEST);
     all
 }
 
-/// The root over testcase entries, stamped with its generation.
-pub fn root(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<ReportSummary>) -> Root {
+/// The pages of the reports list over `all` (newest first), and their paths in order.
+pub fn report_pages(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
+    let mut files = Vec::new();
+    for chunk in all.chunks(PAGE) {
+        let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports: chunk.to_vec() });
+        files.push((paths::report_page(&paths::content_hash(&bytes)), bytes));
+    }
+    let names = files.iter().map(|f| f.0.clone()).collect();
+    (files, names)
+}
+
+/// The root over testcase entries and every report's summary (any order), stamped with its
+/// generation, and the pages of the reports list it names.
+pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummary>) -> (Root, Vec<File>) {
+    let all = newest_first(all);
+    let (files, pages) = report_pages(&all);
+    let newest = all.into_iter().take(NEWEST).collect();
+    let mut root = root_of(testcases, reports, newest);
+    root.pages = pages;
+    root.generation.clear();
+    root.generation = paths::content_hash(&json(&root));
+    (root, files)
+}
+
+fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<ReportSummary>) -> Root {
     testcases.sort_by(|a, b| a.name.cmp(&b.name));
     let totals = Totals {
         reports,
@@ -171,10 +211,15 @@ pub fn root(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Repor
         points: testcases.iter().map(|t| t.points).sum(),
         rows: testcases.iter().map(|t| t.rows).sum(),
     };
-    let mut root =
-        Root { schema: SCHEMA_VERSION, generation: String::new(), testcases, totals, newest, archives: None };
-    root.generation = paths::content_hash(&json(&root));
-    root
+    Root {
+        schema: SCHEMA_VERSION,
+        generation: String::new(),
+        testcases,
+        totals,
+        newest,
+        archives: None,
+        pages: Vec::new(),
+    }
 }
 
 /// Every file of a full build, and its root.
@@ -189,6 +234,7 @@ pub fn files(data: &Dataset) -> (Vec<File>, Root) {
     }
     files.extend(data.reports.iter().map(report_file));
     files.extend(data.scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
-    let newest = newest(data.reports.iter().map(summary).collect());
-    (files, root(entries, data.reports.len(), newest))
+    let (root, pages) = root(entries, data.reports.len(), data.reports.iter().map(summary).collect());
+    files.extend(pages);
+    (files, root)
 }

@@ -21,7 +21,9 @@ pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
         }
     }
     let mut out: Vec<ReportDoc> = docs.into_values().collect();
-    out.sort_by_cached_key(|d| (d.date.as_deref().and_then(crate::build::parse_date).unwrap_or(i64::MIN), d.id.clone()));
+    out.sort_by_cached_key(|d| {
+        (d.date.as_deref().and_then(crate::build::parse_date).unwrap_or(i64::MIN), d.id.clone())
+    });
     Ok(out)
 }
 
@@ -36,8 +38,11 @@ pub fn object(d: &ReportDoc) -> Value {
     o.insert("from".into(), json!(d.from));
     o.insert("source".into(), json!(d.source));
     let head = d.sections.first().and_then(|s| s.commits.last());
-    let commit =
-        d.commits.iter().find(|c| Some(&c.id) == head && c.tree.is_some()).or_else(|| d.commits.iter().find(|c| c.tree.is_some()));
+    let commit = d
+        .commits
+        .iter()
+        .find(|c| Some(&c.id) == head && c.tree.is_some())
+        .or_else(|| d.commits.iter().find(|c| c.tree.is_some()));
     o.insert("tree".into(), json!(commit.and_then(|c| c.tree.clone())));
     o.insert("branch".into(), json!(commit.and_then(|c| c.branch.clone())));
     let h = d.headlines.first();

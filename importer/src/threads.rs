@@ -49,12 +49,7 @@ pub fn role(scan: &Scan, has_rows: bool) -> Role {
 /// A reply as `attach` takes it.
 pub fn reply(scan: &Scan, msg: &Message, doc: &Document) -> Reply {
     let has_rows = doc.sections.iter().any(|s| !s.rows.is_empty());
-    Reply {
-        refs: scan.refs.clone(),
-        note: note_of(msg),
-        keep: has_rows || scan.report_subject,
-        rows: row_keys(doc),
-    }
+    Reply { refs: scan.refs.clone(), note: note_of(msg), keep: has_rows || scan.report_subject, rows: row_keys(doc) }
 }
 
 /// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, with the
@@ -240,11 +235,7 @@ pub fn sort_notes(notes: &mut [String]) {
 
 fn dated(n: &str) -> bool {
     let b = n.as_bytes();
-    b.len() > 11
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b[10] == b' '
+    b.len() > 11 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[7] == b'-' && b[10] == b' '
 }
 
 #[cfg(test)]

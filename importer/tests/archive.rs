@@ -114,10 +114,10 @@ fn an_epoch_gives_the_robot_reports_and_their_replies_as_notes() {
     assert_eq!(r2020["metric"], "will-it-scale.per_process_ops");
     assert!(r2020["source"].as_str().unwrap().starts_with("pm.git@"), "{r2020}");
     let r = &got["202412271132.a09c3500-lkp@intel.com"];
-    assert_eq!((r["tree"].as_str().unwrap(), r["branch"].as_str().unwrap()), (
-        "https://git.kernel.org/cgit/linux/kernel/git/next/linux-next.git",
-        "master"
-    ));
+    assert_eq!(
+        (r["tree"].as_str().unwrap(), r["branch"].as_str().unwrap()),
+        ("https://git.kernel.org/cgit/linux/kernel/git/next/linux-next.git", "master")
+    );
     assert_eq!((r["change"].as_f64(), r["word"].as_str()), (Some(51.1), Some("regression")));
     // the 2020 thread's human mails wait for their report (it went to other lists)
     let s = state(&dir.join("data"));
@@ -253,7 +253,8 @@ fn a_truncated_pack_is_an_error_naming_the_archive_and_exit_2() {
 fn an_8bit_header_is_an_error_naming_the_commit_and_the_mail_is_still_read() {
     let dir = tmpdir("8bit");
     let src = epoch(&dir, "pm.git");
-    let mail = Command::new("git").args(["cat-file", "blob", &format!("{REPORT_2645}:m")]).current_dir(&src).output().unwrap();
+    let mail =
+        Command::new("git").args(["cat-file", "blob", &format!("{REPORT_2645}:m")]).current_dir(&src).output().unwrap();
     let mut bytes = mail.stdout;
     // the real report with its Subject spelt in raw Latin-1 (`±` as the single byte 0xB1)
     let at = bytes.windows(9).position(|w| w == b"Subject: ").unwrap() + 9;
@@ -309,7 +310,11 @@ fn thread_mbox(dir: &Path, positions: &[usize]) -> Vec<u8> {
     let revs: Vec<String> = git(&repo, &["rev-list", "--reverse", "master"]).lines().map(str::to_string).collect();
     let mut mbox = Vec::new();
     for &p in positions {
-        let out = Command::new("git").args(["cat-file", "blob", &format!("{}:m", revs[p - 1])]).current_dir(&repo).output().unwrap();
+        let out = Command::new("git")
+            .args(["cat-file", "blob", &format!("{}:m", revs[p - 1])])
+            .current_dir(&repo)
+            .output()
+            .unwrap();
         mbox.extend_from_slice(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n");
         for line in out.stdout.split_inclusive(|&b| b == b'\n') {
             if line.iter().skip_while(|&&b| b == b'>').take(5).eq(b"From ".iter()) {

@@ -21,6 +21,20 @@ pub struct Root {
     /// named here so that it switches with the dataset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archives: Option<String>,
+    /// Every report's summary, newest first, in pages of `PAGE` (`paths::report_page`): the
+    /// full reports list and search, fetched when the list scrolls past `newest` or on a search.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<String>,
+}
+
+/// Reports per page of the full reports list.
+pub const PAGE: usize = 2048;
+
+/// `data/l/<hash>.json`: one page of the reports list, newest first.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReportPage {
+    pub schema: u32,
+    pub reports: Vec<ReportSummary>,
 }
 
 /// How many reports the root summarises.
@@ -77,6 +91,20 @@ pub struct ReportSummary {
     /// Head commit of its first table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// Base commit of its first table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The Message-ID, without `<>` (the permalink `?report=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    /// Tree and branch of the head commit (`linus/master`), as the report names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// Machine and parameters of the job of its first table.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub machine: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: Params,
 }
 
 /// `data/s/<testcase>/<hash>.json`: the series of a group of metrics of one testcase (metrics

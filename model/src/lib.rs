@@ -6,6 +6,7 @@
 
 pub mod assemble;
 pub mod changes;
+pub mod find;
 pub mod paths;
 pub mod rng;
 pub mod stats;

@@ -6,9 +6,9 @@
 pub const INDEX: &str = "index.json";
 
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
-pub const DIRS: [&str; 7] = ["t", "s", "j", "c", "d", "r", "a"];
+pub const DIRS: [&str; 8] = ["t", "s", "j", "c", "d", "r", "a", "l"];
 
-/// A testcase's catalog, named by its content hash (`hash`: `hash_hex` of the bytes).
+/// A testcase's catalog, named by its content hash (`hash`: `content_hash` of the bytes).
 pub fn catalog(testcase: &str, hash: &str) -> String {
     format!("t/{}.{hash}.json", slug(testcase))
 }
@@ -31,6 +31,18 @@ pub fn changes(testcase: &str, hash: &str) -> String {
 /// The document of a report, by report id (stable: a report page links here).
 pub fn report_doc(report_id: &str) -> String {
     format!("d/{report_id}.json")
+}
+
+/// A page of the reports list, named by its content hash.
+pub fn report_page(hash: &str) -> String {
+    format!("l/{hash}.json")
+}
+
+/// The report id of a Message-ID (with or without `<>`): the name of its document.
+pub fn report_id_of_message(message_id: &str) -> String {
+    let m = message_id.trim();
+    let m = m.strip_prefix('<').and_then(|m| m.strip_suffix('>')).unwrap_or(m);
+    hash_hex(m.as_bytes())
 }
 
 /// A reproduce script, stored once per distinct text.
@@ -134,6 +146,9 @@ mod tests {
         assert_eq!(script("abc"), "r/abc.sh");
         assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json");
         assert_eq!(report_doc("abc"), "d/abc.json");
+        assert_eq!(report_page("ab"), "l/ab.json");
+        assert_eq!(report_id_of_message("<a@b>"), hash_hex(b"a@b"));
+        assert_eq!(report_id_of_message(" a@b "), hash_hex(b"a@b"));
         // every path lives in one of the published directories
         for p in [
             catalog("x", "1"),
@@ -143,6 +158,7 @@ mod tests {
             report_doc("1"),
             script("1"),
             archive_state("1"),
+            report_page("1"),
         ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
         }

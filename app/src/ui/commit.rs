@@ -188,7 +188,7 @@ fn panel(
     }
 }
 
-fn script_box(text: String, file_name: String) -> impl IntoView {
+pub(super) fn script_box(text: String, file_name: String) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let t1 = text.clone();
     let copy = move |_| {

@@ -7,6 +7,7 @@ mod compare;
 mod dist;
 mod filters;
 mod finder;
+mod reports;
 mod trend;
 
 pub use trend::Shared;
@@ -71,9 +72,12 @@ async fn first_testcases() -> Result<Vec<String>, String> {
     let query = web::current_query();
     let (s, _) = ViewState::parse(&query);
     let selected: Vec<String> = s.selected(&crate::state::FacetKey::Testcase).cloned().collect();
+    if let Some(rep) = use_context::<reports::Reports>() {
+        rep.set_root(&root);
+    }
     Ok(if !selected.is_empty() {
         selected
-    } else if query.is_empty() {
+    } else if query.is_empty() || s.tab == crate::state::Tab::Reports {
         let newest = root.newest.iter().find_map(|r| r.testcases.first());
         newest.or(root.testcases.first().map(|t| &t.name)).into_iter().cloned().collect()
     } else {
@@ -90,6 +94,7 @@ pub struct Loaded(RwSignal<Option<Result<Cat, String>>>);
 pub fn App() -> impl IntoView {
     let loaded = Loaded(RwSignal::new(None));
     provide_context(loaded);
+    provide_context(reports::Reports::new());
     leptos::task::spawn_local(async move {
         let cat = match first_testcases().await {
             Ok(tcs) => web::load_catalogs(tcs).await,
@@ -98,9 +103,9 @@ pub fn App() -> impl IntoView {
         loaded.0.set(Some(cat));
     });
     view! {
-        <header class="top">
+        <header class="top" role="banner">
             <h1>"LKP Explorer"</h1>
-            <span class="tagline">"Linux kernel test robot performance numbers, per commit"</span>
+            <span class="tagline">"Linux kernel test robot performance reports: find one, read it whole, see the job's history"</span>
         </header>
         {move || match loaded.0.get() {
             None => view! { <p class="status" data-testid="status">"loading data/index.json…"</p> }.into_any(),
@@ -197,13 +202,23 @@ fn Explorer(cat: Cat) -> impl IntoView {
         t.series,
         t.points,
     );
+    let tcat = cat.clone();
     let tab_button = move |which: Tab, label: &'static str, testid: &'static str| {
         view! {
             <button
                 class="tab"
                 class:active=move || tab.get() == which
                 data-testid=testid
-                on:click=move |_| nav.push(|s| s.tab = which)
+                on:click={
+                    let cat = tcat.clone();
+                    move |_| nav.push(|s| {
+                        // the trend of nothing is the newest headline's
+                        if which == Tab::Trend && s.metric.is_none() && s.facets.is_empty() {
+                            *s = crate::catalog::defaults(&cat);
+                        }
+                        s.tab = which;
+                    })
+                }
             >
                 {label}
             </button>
@@ -211,6 +226,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
     };
     view! {
         <div class="bar">
+            <reports::SearchBox root=cat.root.clone() />
             <span class="status" data-testid="status">{status}</span>
             <button class="copy-link" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
             <span class="copied">{move || copied.get()}</span>
@@ -233,12 +249,14 @@ fn Explorer(cat: Cat) -> impl IntoView {
             </aside>
             <main class="content">
                 <nav class="tabs">
+                    {tab_button(Tab::Reports, "Reports", "view-tab-reports")}
                     {tab_button(Tab::Trend, "Trend", "view-tab-trend")}
                     {tab_button(Tab::Compare, "Compare", "view-tab-compare")}
                     {tab_button(Tab::Changes, "Changes", "view-tab-changes")}
                     {move || show_dist().then(|| tab_button(Tab::Dist, "Distribution", "view-tab-dist"))}
                 </nav>
                 {move || match tab.get() {
+                    Tab::Reports => view! { <reports::ReportsView /> }.into_any(),
                     Tab::Trend => view! {
                         <finder::Finder />
                         <trend::Trend />

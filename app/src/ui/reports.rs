@@ -1,0 +1,470 @@
+//! The first screen: the search box, the reports list (newest first, facet-filtered, paged) and
+//! the open report's page (its document: every table as Compare shows it, fail:runs rows, the
+//! perf-profile call tree, the job's other reports, the reproduce script, the replies' notes).
+
+use super::{Cat, Nav};
+use crate::reports;
+use crate::state::{FacetKey, SortKey, Tab};
+use crate::web;
+use leptos::prelude::*;
+use model::find::{self, Target};
+use model::{Direction, ReportDoc, ReportSummary};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Rows of the list shown per page step.
+const LIST_STEP: usize = 100;
+/// Suggestions under the search box.
+const SUGGESTIONS: usize = 8;
+
+/// Every report summary known so far (the root's newest, then every page of the list) and the
+/// search index over them. Lives above the explorer, so a catalog load does not drop it.
+#[derive(Clone)]
+pub struct ListData {
+    pub list: Arc<Vec<ReportSummary>>,
+    pub index: Arc<find::Index>,
+    /// Every page is loaded (else only the root's newest).
+    pub complete: bool,
+}
+
+#[derive(Clone, Copy)]
+pub struct Reports {
+    pub data: RwSignal<Option<ListData>>,
+    loading: RwSignal<bool>,
+    pub error: RwSignal<Option<String>>,
+}
+
+fn index_of(root: &model::Root, list: &[ReportSummary]) -> find::Index {
+    let tcs: Vec<String> = root.testcases.iter().map(|t| t.name.clone()).collect();
+    let mut metrics: Vec<(String, String)> = Vec::new();
+    for t in &root.testcases {
+        metrics.extend(t.headline_metrics.iter().map(|m| (t.name.clone(), m.clone())));
+    }
+    for r in list {
+        if let (Some(t), Some(m)) = (r.testcases.first(), &r.metric) {
+            metrics.push((t.clone(), m.clone()));
+        }
+    }
+    find::Index::new(list, &tcs, &metrics)
+}
+
+impl Reports {
+    pub fn new() -> Reports {
+        Reports { data: RwSignal::new(None), loading: RwSignal::new(false), error: RwSignal::new(None) }
+    }
+
+    /// Start from the root's newest reports.
+    pub fn set_root(self, root: &model::Root) {
+        let list = root.newest.clone();
+        let index = Arc::new(index_of(root, &list));
+        self.data.set(Some(ListData { list: Arc::new(list), index, complete: root.pages.is_empty() }));
+    }
+
+    /// Load every page of the list once (on a search, a filter, or scrolling past the newest).
+    pub fn ensure_all(self, root: Arc<model::Root>) {
+        if self.loading.get_untracked() || self.data.with_untracked(|d| d.as_ref().is_none_or(|d| d.complete)) {
+            return;
+        }
+        self.loading.set(true);
+        leptos::task::spawn_local(async move {
+            let mut all = Vec::new();
+            for p in &root.pages {
+                match web::load_json::<model::ReportPage>(p).await {
+                    Ok(page) => all.extend(page.reports.iter().cloned()),
+                    Err(e) => {
+                        self.error.set(Some(e));
+                        self.loading.set(false);
+                        return;
+                    }
+                }
+            }
+            let index = Arc::new(index_of(&root, &all));
+            self.data.set(Some(ListData { list: Arc::new(all), index, complete: true }));
+            self.loading.set(false);
+        });
+    }
+}
+
+/// What the search box does with a chosen suggestion.
+fn open_target(nav: Nav, list: &[ReportSummary], t: &Target) {
+    nav.push(|s| {
+        s.q = None;
+        match t {
+            Target::Report(i) => {
+                s.tab = Tab::Reports;
+                s.open = list.get(*i).map(reports::permalink_key);
+            }
+            Target::Message(m) => {
+                s.tab = Tab::Reports;
+                s.open = Some(m.clone());
+            }
+            Target::Testcase(tc) => {
+                s.tab = Tab::Reports;
+                s.facets.clear();
+                s.facets.insert(FacetKey::Testcase, [tc.clone()].into());
+            }
+            Target::Metric { testcase, metric } => {
+                s.tab = Tab::Trend;
+                s.facets.clear();
+                s.facets.insert(FacetKey::Testcase, [testcase.clone()].into());
+                s.metric = Some(metric.clone());
+                s.jobs.clear();
+            }
+        }
+    });
+}
+
+fn target_label(list: &[ReportSummary], t: &Target) -> (String, String) {
+    match t {
+        Target::Report(i) => {
+            let r = &list[*i];
+            (r.subject.clone().unwrap_or_else(|| r.id.clone()), r.date.clone().unwrap_or_default())
+        }
+        Target::Message(m) => (format!("open report <{m}>"), "by Message-ID".into()),
+        Target::Testcase(t) => (t.clone(), "testcase: its reports".into()),
+        Target::Metric { testcase, metric } => (metric.clone(), format!("metric of {testcase}: its trend")),
+    }
+}
+
+/// The search box: suggestions as you type (debounced), arrows move, Enter opens the best (or
+/// highlighted) match, Esc closes; `/` anywhere focuses it.
+#[component]
+pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let rep = expect_context::<Reports>();
+    let raw = RwSignal::new(nav.state.with_untracked(|s| s.q.clone().unwrap_or_default()));
+    let query = RwSignal::new(raw.get_untracked());
+    let open = RwSignal::new(false);
+    let highlight = RwSignal::new(None::<usize>);
+    let timer = StoredValue::new_local(None::<TimeoutHandle>);
+    let hits = Memo::new(move |_| {
+        let q = query.get();
+        rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default())
+    });
+    let r1 = root.clone();
+    if !raw.get_untracked().is_empty() {
+        rep.ensure_all(r1.clone());
+    }
+    let on_input = move |ev| {
+        let v = event_target_value(&ev);
+        raw.set(v.clone());
+        open.set(true);
+        highlight.set(None);
+        rep.ensure_all(r1.clone());
+        if let Some(h) = timer.get_value() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(
+            move || {
+                query.set(v.clone());
+                let q = (!v.trim().is_empty()).then(|| v.clone());
+                nav.replace(|s| s.q = q);
+            },
+            Duration::from_millis(120),
+        )
+        .ok();
+        timer.set_value(h);
+    };
+    let choose = move |t: Target| {
+        rep.data.with_untracked(|d| {
+            if let Some(d) = d {
+                open_target(nav, &d.list, &t);
+            }
+        });
+        raw.set(String::new());
+        query.set(String::new());
+        open.set(false);
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "ArrowDown" | "ArrowUp" => {
+            ev.prevent_default();
+            open.set(true);
+            let n = hits.with_untracked(|h| h.len());
+            highlight.update(|h| *h = crate::search::step(*h, n, ev.key() == "ArrowDown"));
+        }
+        "Enter" => {
+            ev.prevent_default();
+            if query.get_untracked() != raw.get_untracked() {
+                query.set(raw.get_untracked());
+            }
+            let pick = hits.with_untracked(|h| h.get(highlight.get_untracked().unwrap_or(0)).map(|h| h.target.clone()));
+            if let Some(t) = pick {
+                choose(t);
+            }
+        }
+        "Escape" => open.set(false),
+        _ => {}
+    };
+    let slash = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if ev.key() == "/" && !typing {
+            if let Some(el) = document().get_element_by_id("report-search") {
+                ev.prevent_default();
+                let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
+            }
+        }
+    });
+    on_cleanup(move || slash.remove());
+    let items = move || {
+        let list = rep.data.with(|d| d.as_ref().map(|d| d.list.clone())).unwrap_or_default();
+        hits.get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let (title, sub) = target_label(&list, &h.target);
+                let t = h.target.clone();
+                view! {
+                    <li
+                        data-testid="search-option"
+                        role="option"
+                        class:active=move || highlight.get() == Some(i)
+                        aria-selected=move || (highlight.get() == Some(i)).to_string()
+                        on:mousedown=move |ev| {
+                            ev.prevent_default();
+                            choose(t.clone());
+                        }
+                        on:mouseenter=move |_| highlight.set(Some(i))
+                    >
+                        <span class="name">{title}</span>
+                        <span class="sub">{sub}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="search" role="search">
+            <label class="visually-hidden" for="report-search">"Search reports"</label>
+            <input
+                id="report-search"
+                type="search"
+                autocomplete="off"
+                spellcheck="false"
+                placeholder="Search: Message-ID, lore URL, commit, subject words, testcase, metric  ( / )"
+                data-testid="report-search"
+                role="combobox"
+                aria-expanded=move || open.get().to_string()
+                prop:value=move || raw.get()
+                on:input=on_input
+                on:keydown=on_key
+                on:focus=move |_| open.set(true)
+                on:blur=move |_| open.set(false)
+            />
+            <ul class="options" role="listbox" class:open=move || open.get() && !raw.get().trim().is_empty()>
+                {items}
+                {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
+                    .then(|| view! { <li class="more">{move || if rep.loading.get() { "loading the reports list…" } else { "nothing matches" }}</li> })}
+            </ul>
+        </div>
+    }
+}
+
+/// The reports tab: the list beside (or, narrow, above) the open report.
+#[component]
+pub fn ReportsView() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let cat = expect_context::<Cat>();
+    let rep = expect_context::<Reports>();
+    let root = cat.root.clone();
+    let filtered = Memo::new(move |_| {
+        let has_facets = nav.state.with(|s| !s.facets.is_empty());
+        if has_facets {
+            rep.ensure_all(root.clone());
+        }
+        rep.data.with(|d| {
+            let d = d.as_ref()?;
+            Some((d.list.clone(), nav.state.with(|s| reports::filter(&d.list, s)), d.complete))
+        })
+    });
+    let shown = RwSignal::new(LIST_STEP);
+    let r2 = cat.root.clone();
+    // the open report: the URL's, else the first of the list
+    let open_key = Memo::new(move |_| {
+        nav.state.with(|s| s.open.clone()).or_else(|| {
+            filtered.with(|f| f.as_ref().and_then(|(l, ix, _)| ix.first().map(|&i| reports::permalink_key(&l[i]))))
+        })
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((act, value, _)) = web::action_of(&ev) else { return };
+        match act.as_str() {
+            "open" => nav.push(|s| {
+                s.tab = Tab::Reports;
+                s.open = Some(value);
+            }),
+            "more" => {
+                rep.ensure_all(r2.clone());
+                shown.update(|n| *n += LIST_STEP);
+            }
+            _ => {}
+        }
+    };
+    let list_view = move || {
+        let Some((list, ix, complete)) = filtered.get() else { return String::new() };
+        let total = rep.data.with(|d| d.as_ref().map_or(0, |d| d.list.len()));
+        let n = shown.get().min(ix.len());
+        let count = if complete {
+            format!("{} of {total} reports", ix.len())
+        } else {
+            format!("the {} newest reports", ix.len())
+        };
+        let mut html = format!("<p class=\"list-count\" data-testid=\"reports-count\">{count}</p><ol class=\"report-list\" data-testid=\"report-list\">");
+        html.push_str(&reports::list_html(&list, &ix[..n], open_key.get().as_deref()));
+        html.push_str("</ol>");
+        if n < ix.len() || !complete {
+            html.push_str("<button data-testid=\"reports-more\" data-act=\"more\">Show more</button>");
+        }
+        if ix.is_empty() && complete {
+            html.push_str("<p class=\"hint\">No report matches the filters.</p>");
+        }
+        html
+    };
+    view! {
+        <div class="reports-layout">
+            <section class="reports-list" aria-label="Reports">
+                {move || rep.error.get().map(|e| view! { <div class="error" data-testid="error" role="alert">{e}</div> })}
+                <div on:click=on_click inner_html=list_view></div>
+            </section>
+            <section class="report-pane" aria-label="Report">
+                {move || open_key.get().map(|k| view! { <ReportPage key=k /> })}
+            </section>
+        </div>
+    }
+}
+
+async fn load_doc(key: String) -> Result<Arc<ReportDoc>, String> {
+    let mut err = String::new();
+    for path in reports::doc_candidates(&key) {
+        match web::load_json::<ReportDoc>(&path).await {
+            Ok(d) => return Ok(d),
+            Err(e) if err.is_empty() => err = e,
+            Err(_) => {}
+        }
+    }
+    Err(format!("no report {key}: {err}"))
+}
+
+/// One report's page, from its document.
+#[component]
+fn ReportPage(key: String) -> impl IntoView {
+    let doc = LocalResource::new(move || load_doc(key.clone()));
+    move || match doc.get() {
+        None => view! { <p class="loading">"loading the report…"</p> }.into_any(),
+        Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
+        Some(Ok(d)) => report_page(d).into_any(),
+    }
+}
+
+fn report_page(d: Arc<ReportDoc>) -> impl IntoView {
+    let cat = expect_context::<Cat>();
+    let nav = expect_context::<Nav>();
+    let c2 = cat.clone();
+    let tables = Arc::new(reports::tables(&d, &move |m| c2.direction(m)));
+    let c3 = cat.clone();
+    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()));
+    let all = RwSignal::new(false);
+    let body = move || {
+        let f = nav.state.with(|s| reports::TableFilter { ns: s.ns.clone(), dir: s.dir, sort: s.sort, all: all.get() });
+        reports::tables_html(&tables, &f)
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((act, value, _)) = web::action_of(&ev) else { return };
+        match act.as_str() {
+            "sort" => nav.replace(|s| s.sort = if value == "name" { SortKey::Name } else { SortKey::Change }),
+            "all" => all.set(true),
+            _ => {}
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some((name, value, _)) = web::control_of(&ev) else { return };
+        match name.as_str() {
+            "ns" => nav.replace(|s| s.ns = (!value.is_empty()).then_some(value)),
+            "dir" => nav.replace(|s| {
+                s.dir = match value.as_str() {
+                    "regression" => Some(Direction::Regression),
+                    "improvement" => Some(Direction::Improvement),
+                    _ => None,
+                }
+            }),
+            _ => {}
+        }
+    };
+    let script = d.script.clone();
+    let file_name = format!("reproduce-{}.sh", d.jobs.first().map_or("lkp", |j| j.testcase.as_str()));
+    view! {
+        <article class="report" data-testid="report-page" data-report-id=d.id.clone()>
+            <div inner_html=head></div>
+            <JobHistory doc=d.clone() />
+            <div on:click=on_click on:change=on_change inner_html=body></div>
+            <h3>"Reproduce"</h3>
+            {script.map(|h| view! { <Script hash=h file_name=file_name /> })}
+        </article>
+    }
+}
+
+#[component]
+fn Script(hash: String, file_name: String) -> impl IntoView {
+    let text = LocalResource::new(move || {
+        let h = hash.clone();
+        async move { web::load_text(&model::paths::script(&h)).await }
+    });
+    move || match text.get() {
+        None => view! { <p class="loading">"loading the reproduce script…"</p> }.into_any(),
+        Some(Err(e)) => view! { <div class="error" data-testid="error">{e}</div> }.into_any(),
+        Some(Ok(t)) => super::commit::script_box(t.to_string(), file_name.clone()).into_any(),
+    }
+}
+
+/// Other reports of this report's job, and its trend when they measured ≥ 3 commits.
+#[component]
+fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
+    let rep = expect_context::<Reports>();
+    let nav = expect_context::<Nav>();
+    let cat = expect_context::<Cat>();
+    let target = StoredValue::new(None::<(String, String, String)>);
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((act, value, _)) = web::action_of(&ev) else { return };
+        ev.prevent_default();
+        match act.as_str() {
+            "open" => nav.push(|s| s.open = Some(value)),
+            "trend" => {
+                if let Some((tc, m, job)) = target.get_value() {
+                    nav.push(|s| {
+                        s.tab = Tab::Trend;
+                        s.facets.clear();
+                        s.facets.insert(FacetKey::Testcase, [tc].into());
+                        s.metric = Some(m);
+                        s.jobs = [job].into();
+                    });
+                }
+            }
+            _ => {}
+        }
+    };
+    let html = move || {
+        let me = crate::reports::doc_summary(&doc);
+        let tc = me.testcases.first().cloned().unwrap_or_default();
+        let job = model::job_id(&tc, &me.machine, &me.params);
+        // the job's catalog when loaded (every report of it), else the reports list known so far
+        let (list, others, commits, complete) = match cat.job_pos(&job) {
+            Some(j) => {
+                let (list, commits) = crate::reports::job_reports(&cat.index, j, &doc.id);
+                let n = list.len();
+                (Arc::new(list), (0..n).collect(), commits, true)
+            }
+            None => {
+                let Some(data) = rep.data.get() else { return String::new() };
+                let others = reports::same_job(&data.list, &me);
+                let commits = reports::commits_measured(&data.list, &others, &me);
+                (data.list.clone(), others, commits, data.complete)
+            }
+        };
+        if let Some(m) = me.metric.clone().filter(|_| commits >= 3) {
+            target.set_value(Some((tc, m, job)));
+        }
+        reports::history_html(&list, &others, commits, me.metric.as_deref(), complete)
+    };
+    view! { <section class="job-history" data-testid="job-history" on:click=on_click inner_html=html></section> }
+}
