@@ -719,10 +719,13 @@ mod tests {
         }
     }
 
+    /// job, base, head, first row's change and direction, first fail row's cells
+    type TableSummary = (String, String, String, Option<f64>, Direction, Vec<String>);
+
     #[test]
     fn tables_are_base_against_each_later_column() {
         let t = tables(&doc(), &|m| if m == "fio.write_iops" { 1 } else { 0 });
-        let got: Vec<(String, String, String, Option<f64>, Direction, Vec<String>)> = t
+        let got: Vec<TableSummary> = t
             .iter()
             .map(|t| {
                 let r = &t.rows[0];

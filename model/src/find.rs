@@ -154,7 +154,7 @@ impl Index {
             Query::Words(w) => self.by_words(&w, limit),
         };
         // stable: equal scores keep list order (newer first), then names
-        hits.sort_by(|a, b| b.score.cmp(&a.score));
+        hits.sort_by_key(|h| std::cmp::Reverse(h.score));
         hits.truncate(limit);
         hits
     }
