@@ -61,9 +61,85 @@ after(async () => {
   await srv?.close();
 });
 
-test('first screen: the newest headline chart, with its commit link, from no query at all', async () => {
+/** The permalink key of a report summary: its Message-ID, else its id. */
+const keyOf = (r) => r.message_id ?? r.id;
+/** Text as the page lays it out: runs of white space are one space. */
+const norm = (t) => t.replace(/\s+/g, ' ').trim();
+
+test('first screen: the reports list, newest first, with the newest report open, from no query at all', async () => {
   const { page, errors } = ctx;
   await page.goto(srv.url);
+  const list = page.getByTestId('report-list');
+  await list.waitFor();
+  assert.match(await page.getByTestId('reports-count').innerText(), new RegExp(`\\b${index.root.newest.length}\\b.* reports`));
+  const keys = await page.locator('[data-testid=report-item]').evaluateAll((els) => els.map((e) => e.dataset.report));
+  const newest = index.root.newest.map(keyOf);
+  assert.deepEqual(keys, newest.slice(0, keys.length), 'newest first, in the order of the root');
+  assert.ok(keys.length >= Math.min(20, index.totals.reports), `${keys.length} rows`);
+  // The newest report is open beside the list: its subject, its tables.
+  const open = page.getByTestId('report-page');
+  await open.waitFor();
+  assert.equal(await open.getAttribute('data-report-id'), index.root.newest[0].id);
+  assert.equal(norm(await page.getByTestId('report-subject').innerText()), norm(index.root.newest[0].subject));
+  assert.ok((await page.getByTestId('report-row').count()) > 0, 'the open report shows its rows');
+  assert.equal(await page.getByTestId('report-search').isVisible(), true, 'the search box is visible');
+  assert.equal(new URL(page.url()).search, '', 'the first screen needs no query');
+  assert.deepEqual(errors, []);
+});
+
+test('search: a Message-ID, a commit prefix or subject words open the report; ?report= is its permalink', async () => {
+  const { page, errors } = ctx;
+  await page.goto(srv.url);
+  await page.getByTestId('report-list').waitFor();
+  const search = page.getByTestId('report-search');
+  const withMid = index.root.newest.filter((r) => r.message_id && r.commit && r.subject);
+  const byMid = withMid[3];
+  const byCommit = withMid[5];
+  const byWords = withMid[7];
+  const cases = [
+    [`<${byMid.message_id}>`, byMid],
+    [byCommit.commit.slice(0, 9), byCommit],
+    [byWords.subject.split(/\s+/).filter((w) => /^[a-z_.-]{5,}$/i.test(w)).slice(0, 2).join(' '), byWords],
+  ];
+  for (const [typed, want] of cases) {
+    await search.fill(typed);
+    await page.getByTestId('search-option').first().waitFor();
+    await search.press('Enter');
+    await page.waitForFunction((k) => new URL(location.href).searchParams.get('report') === k, keyOf(want));
+    await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, want.id);
+    assert.equal(norm(await page.getByTestId('report-subject').innerText()), norm(want.subject), `typed ${typed}`);
+  }
+  // The permalink reloads to the same report.
+  await page.reload();
+  await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, byWords.id);
+  // `/` focuses the search box from anywhere.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'report-search');
+  assert.deepEqual(errors, []);
+});
+
+test("a report page says everything the mail said: the seed fio report's latency shift and the maintainer's reply", async () => {
+  const { page, errors } = ctx;
+  const seed = index.root.newest.find((r) => r.metric === 'fio.latency_2ms%' && r.commit?.startsWith('b027d4c97b'));
+  assert.ok(seed, 'the seed report is in the bundled data');
+  await page.goto(`${srv.url}?report=${encodeURIComponent(keyOf(seed))}`);
+  await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, seed.id);
+  const row = async (m) => (await page.locator(`[data-testid=report-row][data-metric="${m}"]`).first().innerText()).replace(/\s+/g, ' ');
+  // The 2 ms bin grew by 7.1 points and the 4 ms bin shrank by 7.3: the rows as the mail printed them.
+  assert.match(await row('fio.latency_2ms%'), /46\.56.*\+7\.1.*53\.61/);
+  assert.match(await row('fio.latency_4ms%'), /25\.2.*-7\.3.*17\.86/);
+  const notes = page.getByTestId('report-notes');
+  await notes.waitFor();
+  assert.match(await notes.innerText(), /This is not a regression/);
+  assert.match(await page.getByTestId('report-base').innerText(), /8925a3dc47.*xfs_buf_incore/);
+  assert.match(await page.getByTestId('report-commit').innerText(), /b027d4c97b/);
+  assert.deepEqual(errors, []);
+});
+
+test('view=trend: the newest headline chart, with its commit link', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?view=trend`);
   await waitDrawn(page);
   const h = firstHeadline(index);
   assert.equal(query(page).get('metric'), h.metric, 'the URL names the shown metric');
@@ -92,7 +168,7 @@ const blogJob = index.jobs[blogHeadline.job];
 
 test('filters and metric finder change the URL and the chart; reloading restores the view', async () => {
   const { page, errors } = ctx;
-  await page.goto(srv.url);
+  await page.goto(`${srv.url}?view=trend`);
   await waitDrawn(page);
   const before = await canvasData(page);
   const first = await chartState(page);
@@ -344,14 +420,21 @@ test('the chart follows its container width, and hit-testing works on a HiDPI sc
 
 test('tab switches push history; Copy link is there', async () => {
   const { page, errors } = ctx;
-  await page.goto(srv.url);
+  await page.goto(`${srv.url}?view=trend`);
   await waitDrawn(page);
+  const trendUrl = page.url();
   await page.getByTestId('view-tab-compare').click();
   await page.getByTestId('compare-table').waitFor();
   assert.equal(query(page).get('view'), 'compare');
   await page.goBack();
   await waitDrawn(page);
-  assert.equal(query(page).get('view'), null);
+  assert.equal(page.url(), trendUrl);
+  await page.getByTestId('view-tab-reports').click();
+  await page.getByTestId('report-list').waitFor();
+  assert.equal(query(page).get('view'), 'reports');
+  await page.goBack();
+  await waitDrawn(page);
+  assert.equal(page.url(), trendUrl);
   await ctx.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.url).origin });
   await page.getByTestId('copy-link').click();
   await page.waitForFunction(() => document.querySelector('.bar .copied')?.textContent === 'link copied');
@@ -366,7 +449,8 @@ test('unknown and garbage URL parameters are dropped with a notice, never a blan
   await notice.waitFor();
   const text = await notice.innerText();
   for (const word of ['foo', 'pie', 'colour', 'zzzzzzz']) assert.ok(text.includes(word), `${word} in ${text}`);
-  await waitDrawn(page);
+  // What is left of the query still shows a view: the reports list.
+  await page.getByTestId('report-list').waitFor();
   assert.equal(new URL(page.url()).searchParams.get('foo'), null, 'dropped parameters leave the URL');
   assert.deepEqual(errors, []);
 });
@@ -375,7 +459,7 @@ test('a build under a sub-path (/x/y/) loads its data relative to the page', asy
   const sub = await serve(DIST_SUB, { prefix: '/x/y/' });
   const { browser, page, errors } = await launch();
   try {
-    await page.goto(sub.url);
+    await page.goto(`${sub.url}?view=trend`);
     await waitDrawn(page);
     assert.ok((await canvasInkPixels(page, CANVAS)) > 3000);
     assert.ok(new URL(page.url()).pathname.startsWith('/x/y/'));

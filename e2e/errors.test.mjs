@@ -49,7 +49,7 @@ async function close(ctx) {
 test('a corrupted trend shard shows an error naming the file', async () => {
   // Load the first screen once to learn which shard it reads, then corrupt that file and reload.
   let dataDir;
-  const ctx = await openBroken((dir) => (dataDir = path.join(dir, 'data')));
+  const ctx = await openBroken((dir) => (dataDir = path.join(dir, 'data')), '?view=trend');
   let rel;
   try {
     await ctx.page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);

@@ -59,13 +59,15 @@ pub fn permalink_key(r: &ReportSummary) -> String {
     r.message_id.clone().unwrap_or_else(|| r.id.clone())
 }
 
-/// The document paths to try for a `report=` value: the Message-ID's, then the value as an id.
+/// The document paths to try for a `report=` value: a 16-hex value is first read as a report id
+/// (the permalink of a report without a Message-ID, and what the trend links to), then as a
+/// Message-ID; anything else is a Message-ID. So a link never costs a failed fetch first.
 pub fn doc_candidates(key: &str) -> Vec<String> {
-    let mut out = vec![model::paths::report_doc(&model::paths::report_id_of_message(key))];
+    let by_message = model::paths::report_doc(&model::paths::report_id_of_message(key));
     if key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()) {
-        out.push(model::paths::report_doc(key));
+        return vec![model::paths::report_doc(key), by_message];
     }
-    out
+    vec![by_message]
 }
 
 /// One compare table of a report: a job, a base and a head column.
@@ -829,7 +831,14 @@ mod tests {
         let r = ReportSummary { id: "0123456789abcdef".into(), message_id: Some("a@b".into()), ..Default::default() };
         assert_eq!(permalink_key(&r), "a@b");
         assert_eq!(doc_candidates("<a@b>"), vec![model::paths::report_doc(&model::paths::hash_hex(b"a@b"))]);
-        assert_eq!(doc_candidates("0123456789abcdef").len(), 2);
+        let by_id = doc_candidates("0123456789abcdef");
+        assert_eq!(
+            by_id,
+            vec![
+                model::paths::report_doc("0123456789abcdef"),
+                model::paths::report_doc(&model::paths::hash_hex(b"0123456789abcdef"))
+            ]
+        );
         assert_eq!(word_class("regression"), "regression");
         let h = ReportSummary {
             metric: Some("fio.write_iops".into()),

@@ -67,14 +67,14 @@ pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShar
 
 /// The testcases whose catalogs the page loads first: those the URL selects; with no query, the
 /// newest report's; with a query that selects none (a job, a commit…), every testcase.
-async fn first_testcases() -> Result<Vec<String>, String> {
+/// The reports list starts from the root's newest (`rep` is passed in: an async task has no
+/// reactive owner to take a context from).
+async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
     let root = web::load_json::<model::Root>(model::paths::INDEX).await?;
     let query = web::current_query();
     let (s, _) = ViewState::parse(&query);
     let selected: Vec<String> = s.selected(&crate::state::FacetKey::Testcase).cloned().collect();
-    if let Some(rep) = use_context::<reports::Reports>() {
-        rep.set_root(&root);
-    }
+    rep.set_root(&root);
     Ok(if !selected.is_empty() {
         selected
     } else if query.is_empty() || s.tab == crate::state::Tab::Reports {
@@ -94,9 +94,10 @@ pub struct Loaded(RwSignal<Option<Result<Cat, String>>>);
 pub fn App() -> impl IntoView {
     let loaded = Loaded(RwSignal::new(None));
     provide_context(loaded);
-    provide_context(reports::Reports::new());
+    let rep = reports::Reports::new();
+    provide_context(rep);
     leptos::task::spawn_local(async move {
-        let cat = match first_testcases().await {
+        let cat = match first_testcases(rep).await {
             Ok(tcs) => web::load_catalogs(tcs).await,
             Err(e) => Err(e),
         };
