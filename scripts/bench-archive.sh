@@ -37,12 +37,12 @@ measure() {
 echo "== building the epochs ($MESSAGES messages, ~$REPORTS reports; slice $SLICE)"
 git clone -q --mirror "$SLICE" "$WORK/slice.git"
 "$LKPX" synth --mails $((REPORTS - 10)) --out "$WORK/synth" >/dev/null
-git init -q --bare "$WORK/inbox.git"
+git init -q --bare --initial-branch=master "$WORK/inbox.git"
 python3 scripts/make-synthetic-inbox.py "$WORK/slice.git" "$WORK/synth" "$MESSAGES" 2>"$WORK/inbox.info" |
   git -C "$WORK/inbox.git" fast-import --quiet
-git -C "$WORK/inbox.git" gc -q --aggressive --prune=now 2>/dev/null || git -C "$WORK/inbox.git" repack -adq
+git -C "$WORK/inbox.git" repack -adq  # as git gc packs a served mirror: window 10, depth 50
 cat "$WORK/inbox.info"
-git init -q --bare "$WORK/ordinary.git"
+git init -q --bare --initial-branch=master "$WORK/ordinary.git"
 python3 scripts/make-synthetic-inbox.py "$WORK/slice.git" "$WORK/synth" "$MESSAGES" ordinary 2>"$WORK/ordinary.info" |
   git -C "$WORK/ordinary.git" fast-import --quiet
 git -C "$WORK/ordinary.git" repack -adq

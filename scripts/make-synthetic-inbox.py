@@ -18,6 +18,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 
 ID = re.compile(rb"<([^<>\s]+)>")
 THREAD_HEADERS = (b"message-id:", b"in-reply-to:", b"references:")
@@ -31,14 +32,20 @@ def slice_mails(repo):
     batch = subprocess.Popen(
         ["git", "-C", repo, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
-    batch.stdin.write(b"".join(r + b":m\n" for r in revs))
-    batch.stdin.close()
+    # Written from a thread: git's answers fill its output pipe long before the questions end.
+    def ask():
+        batch.stdin.write(b"".join(r + b":m\n" for r in revs))
+        batch.stdin.close()
+
+    writer = threading.Thread(target=ask)
+    writer.start()
     mails = []
     for _ in revs:
         header = batch.stdout.readline().split()
         size = int(header[2])
         mails.append(batch.stdout.read(size))
         batch.stdout.read(1)
+    writer.join()
     batch.wait()
     return mails
 
