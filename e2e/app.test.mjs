@@ -308,6 +308,29 @@ test('hover shows a tooltip, a click opens the commit panel with link and reprod
   assert.deepEqual(errors, []);
 });
 
+test('a value a 2018 mail printed without ± is drawn with the "≤ 2 %" band, and the tooltip says so', async () => {
+  const { page, errors } = ctx;
+  const seed = index.headlines.find((h) => h.metric === 'fio.latency_2ms%' && index.commits[h.head].id.startsWith('b027d4c97b'));
+  const job = index.jobs[seed.job];
+  const q = new URLSearchParams({ testcase: 'fio-basic', metric: 'fio.latency_100ms%', jobs: job.id });
+  await page.goto(`${srv.url}?${q}`);
+  await waitDrawn(page);
+  const { xy } = await chartState(page);
+  const points = xy.split(';').map((p) => p.split(',').map(Number));
+  const box = await page.locator(CANVAS).boundingBox();
+  const texts = [];
+  for (const [x, y] of points) {
+    await page.mouse.move(box.x + x, box.y + y);
+    const tip = page.getByTestId('tooltip');
+    await tip.waitFor({ timeout: 5000 });
+    texts.push(await tip.innerText());
+  }
+  // The mail: "8.19  +0.2  8.40  fio.latency_100ms%", no ± on either side.
+  assert.ok(texts.some((t) => /8\.19/.test(t) && /± ≤ 2%/.test(t)), texts.join('\n---\n'));
+  assert.ok(texts.some((t) => /8\.4/.test(t) && /± ≤ 2%/.test(t)), texts.join('\n---\n'));
+  assert.deepEqual(errors, []);
+});
+
 test("compare table shows the mail's numbers; sorting, filtering and a row click", async () => {
   const { page, errors } = ctx;
   await page.goto(`${srv.url}?view=compare&job=${blogJob.id}`);

@@ -53,8 +53,11 @@ pub struct Obs {
     /// Position in the series' `Points`.
     pub point: usize,
     pub mean: f64,
-    /// Absolute stddev when the report printed one.
+    /// Absolute stddev when the report printed one, or the "≤ 2 %" bound of a mail that omits
+    /// small ones (`implied`).
     pub sd: Option<f64>,
+    /// `sd` is the bound of an unprinted `±`, not a printed stddev.
+    pub implied: bool,
     /// A change the report stated at this point, with what it means for the metric.
     pub mark: Option<Direction>,
     /// The stated change itself (percent, or absolute for absolute metrics), when `mark` is set.
@@ -67,6 +70,8 @@ pub struct Obs {
 pub struct Agg {
     pub mean: f64,
     pub sd: Option<f64>,
+    /// The widest `sd` here is an unprinted `± ≤ 2 %`.
+    pub implied: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -101,9 +106,58 @@ pub fn commits_with_data(shown: &[&SeriesData]) -> Vec<u32> {
     set.into_iter().collect()
 }
 
+/// Per slot while building: the sum and count of means, and the widest stddev (and whether it
+/// is an implied one).
+#[derive(Clone, Copy, Default)]
+struct SlotSum {
+    sum: f64,
+    n: usize,
+    sd: Option<(f64, bool)>,
+}
+
+impl SlotSum {
+    fn add(&mut self, o: &Obs) {
+        self.sum += o.mean;
+        self.n += 1;
+        if let Some(sd) = o.sd {
+            if self.sd.is_none_or(|(w, _)| sd > w) {
+                self.sd = Some((sd, o.implied));
+            }
+        }
+    }
+
+    fn agg(self) -> Option<Agg> {
+        (self.n > 0).then(|| Agg {
+            mean: self.sum / self.n as f64,
+            sd: self.sd.map(|x| x.0),
+            implied: self.sd.is_some_and(|x| x.1),
+        })
+    }
+}
+
+/// The stddev of observation `k`: the printed one, else, when its report `omits_small_stddev`
+/// (and it is a measured value, not a failure row), the `± ≤ 2 %` bound, flagged as implied.
+fn stddev_of(p: &model::Points, k: usize, quiet: &dyn Fn(u32) -> bool) -> (Option<f64>, bool) {
+    if let Some(sd) = p.stddev(k) {
+        return (Some(sd), false);
+    }
+    match p.mean[k] {
+        Some(m) if p.stddev_pct[k].is_none() && !p.is_fail(k) && quiet(p.report[k]) => {
+            (Some((m * model::QUIET_STDDEV_PCT / 100.0).abs()), true)
+        }
+        _ => (None, false),
+    }
+}
+
 /// Build the chart of `shown` series (in legend order) for a metric of direction `weight`,
-/// keeping commits in `range` (inclusive positions).
-pub fn build(shown: &[&SeriesData], weight: i8, range: (Option<u32>, Option<u32>)) -> ChartData {
+/// keeping commits in `range` (inclusive positions). `quiet(report)`: that report prints no `±`
+/// for stddevs ≤ 2 % (`ReportMeta::omits_small_stddev`).
+pub fn build(
+    shown: &[&SeriesData],
+    weight: i8,
+    range: (Option<u32>, Option<u32>),
+    quiet: &dyn Fn(u32) -> bool,
+) -> ChartData {
     let in_range = |c: u32| range.0.is_none_or(|f| c >= f) && range.1.is_none_or(|t| c <= t);
     let slots: Vec<u32> = commits_with_data(shown).into_iter().filter(|&c| in_range(c)).collect();
     let series = shown
@@ -117,26 +171,37 @@ pub fn build(shown: &[&SeriesData], weight: i8, range: (Option<u32>, Option<u32>
                     let slot = slots.binary_search(&p.commit[k]).ok()?;
                     let change = p.change.get(k).copied().flatten();
                     let mark = change.map(|c| Direction::of(weight, c));
-                    Some(Obs { slot, point: k, mean, sd: p.stddev(k), mark, change })
+                    let (sd, implied) = stddev_of(p, k, quiet);
+                    Some(Obs { slot, point: k, mean, sd, implied, mark, change })
                 })
                 .collect();
             // One pass over the observations (in their order, as the sums always were): per slot the
             // sum and count of means and the widest stddev.
-            let mut acc: Vec<(f64, usize, Option<f64>)> = vec![(0.0, 0, None); slots.len()];
+            let mut acc: Vec<SlotSum> = vec![SlotSum::default(); slots.len()];
             for o in &obs {
-                let a = &mut acc[o.slot];
-                a.0 += o.mean;
-                a.1 += 1;
-                a.2 = match (a.2, o.sd) {
-                    (Some(x), Some(y)) => Some(x.max(y)),
-                    (x, y) => x.or(y),
-                };
+                acc[o.slot].add(o);
             }
-            let agg = acc.into_iter().map(|(sum, n, sd)| (n > 0).then(|| Agg { mean: sum / n as f64, sd })).collect();
+            let agg = acc.into_iter().map(SlotSum::agg).collect();
             Series { job: s.job, color: color(i), obs, agg }
         })
         .collect();
     ChartData { slots, series }
+}
+
+/// The band pieces of run `(a, b)` (a < b): `(first, last, implied)`, each piece a stretch of
+/// segments between neighbouring slots; a segment touching an implied `± ≤ 2 %` slot is implied
+/// (drawn lighter). Neighbouring pieces share their boundary slot, so the band stays whole.
+pub fn band_pieces(agg: &[Option<Agg>], a: usize, b: usize) -> Vec<(usize, usize, bool)> {
+    let implied = |i: usize| agg[i].is_some_and(|g| g.implied);
+    let mut out: Vec<(usize, usize, bool)> = Vec::new();
+    for i in a + 1..=b {
+        let kind = implied(i - 1) || implied(i);
+        match out.last_mut() {
+            Some(last) if last.2 == kind => last.1 = i,
+            _ => out.push((i - 1, i, kind)),
+        }
+    }
+    out
 }
 
 /// Runs of consecutive slots where a series has data: `(first, last)` inclusive.
@@ -445,11 +510,36 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn an_unprinted_stddev_of_a_recent_mail_is_at_most_two_percent() {
+        // Report 0 omits ± ≤ 2 % (a 2017-08+ mail), report 1 does not (older, or a result root).
+        let mut a =
+            series(0, &[(0, Some(200.0), None, None), (1, Some(300.0), Some(5.0), None), (2, Some(100.0), None, None)]);
+        a.points.report = vec![0, 0, 1];
+        let mut f = series(1, &[(0, Some(50.0), None, None)]);
+        f.points.fails = vec![Some(1)];
+        let d = build(&[&a, &f], 1, (None, None), &|r| r == 0);
+        let o = &d.series[0].obs;
+        assert_eq!((o[0].sd, o[0].implied), (Some(4.0), true), "2 % of 200, drawn as the ≤ 2 % band");
+        assert_eq!((o[1].sd, o[1].implied), (Some(15.0), false), "a printed ± is the stated band");
+        assert_eq!((o[2].sd, o[2].implied), (None, false), "an older format says nothing");
+        assert_eq!(d.series[1].obs[0].sd, None, "a failure row has no band");
+        assert_eq!(d.series[0].agg[0], Some(Agg { mean: 200.0, sd: Some(4.0), implied: true }));
+        // Nothing changes when no report omits small stddevs.
+        let old = build(&[&a], 1, (None, None), &|_| false);
+        assert_eq!(old.series[0].obs[0].sd, None);
+        // Band pieces: the segments touching an implied slot are light, the rest solid.
+        let g = |implied| Some(Agg { mean: 1.0, sd: Some(0.1), implied });
+        let agg = [g(false), g(false), g(true), g(false), g(false), g(false)];
+        assert_eq!(band_pieces(&agg, 0, 5), [(0, 1, false), (1, 3, true), (3, 5, false)]);
+        assert_eq!(band_pieces(&agg, 3, 5), [(3, 5, false)]);
+    }
+
+    #[test]
     fn slots_are_commits_with_data_in_history_order() {
         let a =
             series(0, &[(5, Some(10.0), Some(10.0), None), (2, Some(12.0), None, Some(20.0)), (9, None, None, None)]);
         let b = series(1, &[(2, Some(1.0), None, None), (7, Some(2.0), None, Some(-50.0))]);
-        let d = build(&[&a, &b], 1, (None, None));
+        let d = build(&[&a, &b], 1, (None, None), &|_| false);
         assert_eq!(d.slots, [2, 5, 7]);
         assert_eq!(d.points(), 4);
         assert_eq!(
@@ -463,25 +553,25 @@ pub(crate) mod tests {
         assert_eq!(d.series[0].obs[0].mark, None);
         assert_ne!(d.series[0].color, d.series[1].color);
         // Range keeps only commits inside, inclusive.
-        let r = build(&[&a, &b], 1, (Some(3), Some(7)));
+        let r = build(&[&a, &b], 1, (Some(3), Some(7)), &|_| false);
         assert_eq!(r.slots, [5, 7]);
         assert_eq!(r.points(), 2);
         // Unknown direction: marked, but grey.
-        assert_eq!(build(&[&a], 0, (None, None)).series[0].obs[1].mark, Some(Direction::Undefined));
+        assert_eq!(build(&[&a], 0, (None, None), &|_| false).series[0].obs[1].mark, Some(Direction::Undefined));
     }
 
     #[test]
     fn several_observations_of_one_commit_are_averaged() {
         let a = series(0, &[(1, Some(10.0), Some(10.0), None), (1, Some(20.0), Some(5.0), None)]);
-        let d = build(&[&a], 1, (None, None));
+        let d = build(&[&a], 1, (None, None), &|_| false);
         assert_eq!(d.slots, [1]);
-        assert_eq!(d.series[0].agg[0], Some(Agg { mean: 15.0, sd: Some(1.0) }));
+        assert_eq!(d.series[0].agg[0], Some(Agg { mean: 15.0, sd: Some(1.0), implied: false }));
         assert_eq!(d.series[0].obs.len(), 2);
     }
 
     #[test]
     fn runs_split_at_gaps() {
-        let a = |m: f64| Some(Agg { mean: m, sd: None });
+        let a = |m: f64| Some(Agg { mean: m, sd: None, implied: false });
         assert_eq!(runs(&[a(1.0), a(2.0), None, a(3.0), None, None, a(4.0), a(5.0)]), [(0, 1), (3, 3), (6, 7)]);
         assert_eq!(runs(&[]), []);
         assert_eq!(runs(&[None]), []);
@@ -555,7 +645,7 @@ pub(crate) mod tests {
     #[test]
     fn geometry_maps_and_hits() {
         let a = series(0, &[(0, Some(10702.0), None, None), (1, Some(11259.0), Some(2.0), Some(5.2))]);
-        let d = build(&[&a], 1, (None, None));
+        let d = build(&[&a], 1, (None, None), &|_| false);
         let labels = vec!["4df0f7f145aa".to_string(), "19957a1816bb".to_string()];
         let g = Geometry::layout(&d, &labels, Size { width: 800.0, height: 360.0, scale: 1.0 });
         assert!(g.plot.left > 30.0 && g.plot.right < 800.0 && g.plot.bottom < 360.0);
@@ -570,7 +660,7 @@ pub(crate) mod tests {
         assert_eq!(g.slot_at(0.0), None);
         // Crowded axis: labels thin out, first slot always labelled.
         let many: Vec<Pt> = (0..60).map(|i| (i, Some(i as f64), None, None)).collect();
-        let d = build(&[&series(0, &many)], 1, (None, None));
+        let d = build(&[&series(0, &many)], 1, (None, None), &|_| false);
         let labels: Vec<String> = (0..60).map(|i| format!("{i:012}")).collect();
         let g = Geometry::layout(&d, &labels, Size { width: 600.0, height: 300.0, scale: 1.0 });
         assert_eq!(g.x_labels[0], 0);
@@ -584,7 +674,7 @@ pub(crate) mod tests {
     #[test]
     fn flat_and_empty_data_still_have_a_scale() {
         let a = series(0, &[(0, Some(5.0), None, None)]);
-        let d = build(&[&a], 1, (None, None));
+        let d = build(&[&a], 1, (None, None), &|_| false);
         let g = Geometry::layout(&d, &["x".into()], Size { width: 300.0, height: 200.0, scale: 1.0 });
         assert!(g.y_min < 5.0 && g.y_max > 5.0);
         let g = Geometry::layout(&ChartData::default(), &[], Size { width: 300.0, height: 200.0, scale: 1.0 });

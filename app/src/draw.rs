@@ -2,10 +2,14 @@
 //! an SVG string in native tests. All positions come from `chart::Geometry`, so what is drawn
 //! and what hit-testing finds are the same points.
 
-use crate::chart::{mark_color, runs, ChartData, Geometry, Rgb};
+use crate::chart::{band_pieces, mark_color, runs, ChartData, Geometry, Rgb};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Band opacity where the report printed the stddev, and where it left a `± ≤ 2 %` unprinted.
+const BAND_STATED: f64 = 0.18;
+const BAND_IMPLIED: f64 = 0.07;
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -77,30 +81,27 @@ pub fn draw<DB: DrawingBackend>(
                 continue;
             }
             if a == b {
-                // A lone observation: an error bar instead of a band.
+                // A lone observation: an error bar instead of a band (lighter for `± ≤ 2 %`).
                 let g = series.agg[a].expect("run slots have data");
                 let sd = g.sd.unwrap_or(0.0);
                 let x = geo.x(a);
                 let w = 5.0 * s;
-                let st = c.mix(0.6).stroke_width(s.round().max(1.0) as u32);
+                let st = c.mix(if g.implied { 0.3 } else { 0.6 }).stroke_width(s.round().max(1.0) as u32);
                 root.draw(&PathElement::new(vec![p(x, geo.y(g.mean - sd)), p(x, geo.y(g.mean + sd))], st))?;
                 for v in [g.mean - sd, g.mean + sd] {
                     root.draw(&PathElement::new(vec![p(x - w, geo.y(v)), p(x + w, geo.y(v))], st))?;
                 }
                 continue;
             }
-            let mut poly: Vec<(i32, i32)> = slots
-                .iter()
-                .map(|&i| {
+            for (from, to, implied) in band_pieces(&series.agg, a, b) {
+                let edge = |i: usize, sign: f64| {
                     let g = series.agg[i].expect("run slots have data");
-                    p(geo.x(i), geo.y(g.mean + g.sd.unwrap_or(0.0)))
-                })
-                .collect();
-            poly.extend(slots.iter().rev().map(|&i| {
-                let g = series.agg[i].expect("run slots have data");
-                p(geo.x(i), geo.y(g.mean - g.sd.unwrap_or(0.0)))
-            }));
-            root.draw(&Polygon::new(poly, c.mix(0.18).filled()))?;
+                    p(geo.x(i), geo.y(g.mean + sign * g.sd.unwrap_or(0.0)))
+                };
+                let mut poly: Vec<(i32, i32)> = (from..=to).map(|i| edge(i, 1.0)).collect();
+                poly.extend((from..=to).rev().map(|i| edge(i, -1.0)));
+                root.draw(&Polygon::new(poly, c.mix(if implied { BAND_IMPLIED } else { BAND_STATED }).filled()))?;
+            }
         }
     }
     let line_w = (2.0 * s).round().max(1.0) as u32;
@@ -253,7 +254,7 @@ mod tests {
     fn svg_snapshot_has_band_line_points_marks_and_labels() {
         let a = series(0, &[(0, Some(10702.0), Some(3.0), None), (1, Some(11259.0), Some(2.0), Some(5.2))]);
         let b = series(1, &[(0, Some(10000.0), Some(1.0), None), (1, Some(9000.0), None, Some(-10.0))]);
-        let d = build(&[&a, &b], 1, (None, None));
+        let d = build(&[&a, &b], 1, (None, None), &|_| false);
         let labels = vec!["4df0f7f145aa".to_string(), "19957a1816bb".to_string()];
         let out = svg(&d, &labels);
         assert!(out.contains("4df0f7f145aa") && out.contains("19957a1816bb"), "x labels");
@@ -265,6 +266,21 @@ mod tests {
         }
         // 4 points, each filled + outlined, plus 2 change rings.
         assert_eq!(out.matches("<circle").count(), 4 * 2 + 2);
+    }
+
+    #[test]
+    fn an_unprinted_stddev_draws_a_lighter_band() {
+        let pts: Vec<crate::chart::tests::Pt> =
+            vec![(0, Some(100.0), Some(5.0), None), (1, Some(101.0), Some(4.0), None), (2, Some(99.0), None, None)];
+        let d = build(&[&series(0, &pts)], 1, (None, None), &|_| true);
+        let out = svg(&d, &["a".into(), "b".into(), "c".into()]);
+        let polys: Vec<&str> = out.split("<polygon").skip(1).collect();
+        assert_eq!(polys.len(), 2, "a stated piece and a ≤ 2 % piece: {out}");
+        assert!(polys[0].contains("opacity=\"0.18\""), "{}", polys[0]);
+        assert!(polys[1].contains("opacity=\"0.07\""), "{}", polys[1]);
+        // The same points from a format that always prints ±: one stated band up to the last point.
+        let d = build(&[&series(0, &pts)], 1, (None, None), &|_| false);
+        assert_eq!(svg(&d, &["a".into(), "b".into(), "c".into()]).matches("<polygon").count(), 1);
     }
 
     #[test]
@@ -280,7 +296,7 @@ mod tests {
             .map(|i| (i, Some(100.0 + (i % 7) as f64), Some(3.0), Some(if i == 200 { 40.0 } else { 1.0 })))
             .collect();
         let lone = [(401, Some(50.0), None, None)];
-        let d = build(&[&series(0, &pts), &series(1, &lone)], 1, (None, None));
+        let d = build(&[&series(0, &pts), &series(1, &lone)], 1, (None, None), &|_| false);
         let labels: Vec<String> = d.slots.iter().map(|c| format!("c{c}")).collect();
         let geo = Geometry::layout(&d, &labels, Size { width: 640.0, height: 320.0, scale: 1.0 });
         let m = Markers::of(&geo, &d);
@@ -296,12 +312,12 @@ mod tests {
         assert!(kept.contains(&200));
         // Many series of few commits: slots are far enough apart, but the dots would cover the plot.
         let crowd: Vec<SeriesData> = (0..50).map(|j| series(j, &pts[..60])).collect();
-        let crowd = build(&crowd.iter().collect::<Vec<_>>(), 1, (None, None));
+        let crowd = build(&crowd.iter().collect::<Vec<_>>(), 1, (None, None), &|_| false);
         let g = Geometry::layout(&crowd, &labels[..60], Size { width: 640.0, height: 320.0, scale: 1.0 });
         let m = Markers::of(&g, &crowd);
         assert!(!m.dots && m.ring_bucket.unwrap() * MAX_RINGS >= 50.0 * (g.plot.right - g.plot.left), "{m:?}");
         // Sparse charts: every point and every change (the snapshot test above).
-        let few = build(&[&series(0, &pts[..20])], 1, (None, None));
+        let few = build(&[&series(0, &pts[..20])], 1, (None, None), &|_| false);
         let g = Geometry::layout(&few, &labels[..20], Size { width: 640.0, height: 320.0, scale: 1.0 });
         assert_eq!(Markers::of(&g, &few), Markers { dots: true, ring_bucket: None });
     }
@@ -318,7 +334,7 @@ mod tests {
     fn lone_points_get_error_bars_not_bands() {
         let a = series(0, &[(0, Some(10.0), Some(10.0), None), (2, Some(12.0), Some(10.0), None)]);
         let b = series(1, &[(1, Some(11.0), None, None)]);
-        let d = build(&[&a, &b], 1, (None, None));
+        let d = build(&[&a, &b], 1, (None, None), &|_| false);
         let out = svg(&d, &["a".into(), "b".into(), "c".into()]);
         assert_eq!(out.matches("<polygon").count(), 0);
         // Series a has a gap at slot 1: no line joins its two points.

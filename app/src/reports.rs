@@ -41,6 +41,13 @@ pub fn word_class(word: &str) -> &'static str {
     }
 }
 
+/// A headline's change with its sign: the table row's (subjects often print `6.5% regression`
+/// unsigned), else the subject's; as the reports list shows it.
+pub fn headline_change(d: &ReportDoc, h: &model::DocHeadline) -> Option<f64> {
+    let row = d.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == h.metric);
+    row.and_then(|r| r.changes.first().copied().flatten()).or(h.change)
+}
+
 /// `-6.5% regression`, from a summary's headline.
 pub fn headline_text(r: &ReportSummary) -> String {
     let mut s = r.metric.clone().unwrap_or_default();
@@ -354,7 +361,7 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
         esc(d.from.as_deref().unwrap_or(""))
     );
     for h in &d.headlines {
-        let change = h.change.map(|c| format!(" {c:+.1}%")).unwrap_or_default();
+        let change = headline_change(d, h).map(|c| format!(" {c:+.1}%")).unwrap_or_default();
         let _ = write!(
             out,
             "<li class=\"{}\" data-testid=\"report-headline\">{}{} {}</li>",
@@ -719,6 +726,23 @@ mod tests {
             }],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_headline_takes_its_sign_from_the_table() {
+        // Subject: "fio.write_iops 6.5% regression" (unsigned); the table row says -10 %.
+        let mut d = doc();
+        let h = model::DocHeadline {
+            testcase: "fio-basic".into(),
+            metric: "fio.write_iops".into(),
+            change: Some(6.5),
+            word: "regression".into(),
+        };
+        assert_eq!(headline_change(&d, &h), Some(-10.0));
+        d.headlines = vec![h.clone()];
+        assert!(head_html(&d, &|_| None).contains("fio.write_iops -10.0%"));
+        let other = model::DocHeadline { metric: "fio.read_iops".into(), ..h };
+        assert_eq!(headline_change(&d, &other), Some(6.5), "no row: the subject's figure");
     }
 
     /// job, base, head, first row's change and direction, first fail row's cells

@@ -101,7 +101,8 @@ pub fn trend_model(cat: &Catalog, s: &ViewState, shards: Vec<Arc<SeriesShard>>) 
     let shown_data: Vec<&SeriesData> = shown.iter().map(sd).collect();
     let range_options = commits_with_data(&shown_data);
     let pos = |id: &Option<String>| id.as_deref().and_then(|c| cat.commit_pos(c)).map(|c| c as u32);
-    let data = build(&shown_data, weight, (pos(&s.from), pos(&s.to)));
+    let quiet = |r: u32| cat.index.reports.get(r as usize).is_some_and(|r| r.omits_small_stddev());
+    let data = build(&shown_data, weight, (pos(&s.from), pos(&s.to)), &quiet);
     let jobs: Vec<&model::Job> = avail.iter().map(|p| &cat.index.jobs[sd(p).job as usize]).collect();
     let legend = legend(&jobs);
     let mut next_color = 0;

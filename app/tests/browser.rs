@@ -40,7 +40,7 @@ fn render(w: f64, h: f64, scale: f64) -> (HtmlCanvasElement, usize, Geometry, ap
     canvas.set_height((h * scale) as u32);
     let a = series(0, &[(0, 10702.0, Some(3.0), None), (1, 11259.0, Some(2.0), Some(5.2))]);
     let b = series(1, &[(0, 9000.0, None, None), (2, 9100.0, Some(5.0), Some(1.1))]);
-    let data = build(&[&a, &b], 1, (None, None));
+    let data = build(&[&a, &b], 1, (None, None), &|_| false);
     let labels: Vec<String> = ["4df0f7f145f2", "19957a181608", "0954d74f8f37"].iter().map(|s| s.to_string()).collect();
     let geo = Geometry::layout(&data, &labels, Size { width: w * scale, height: h * scale, scale });
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).expect("a 2d canvas");

@@ -105,6 +105,12 @@ pub fn short_id(id: &str) -> &str {
     }
 }
 
+/// Since August 2017 the robot prints `± N%` only when N > 2: in its mails from then on a value
+/// without `±` means a stddev of at most 2 %, not an unknown one.
+pub const QUIET_STDDEV_SINCE: i64 = 1_501_545_600; // 2017-08-01T00:00:00Z
+/// The largest stddev (percent) such a mail leaves unprinted.
+pub const QUIET_STDDEV_PCT: f64 = 2.0;
+
 /// Where a set of measurements came from: one mail (or one result root).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReportMeta {
@@ -363,6 +369,14 @@ pub struct Points {
     pub values: Vec<Vec<f64>>,
 }
 
+impl ReportMeta {
+    /// A value this report prints without `±` has a stddev of at most `QUIET_STDDEV_PCT` (a
+    /// robot mail of August 2017 or later; older mails and result roots say nothing of it).
+    pub fn omits_small_stddev(&self) -> bool {
+        self.kind == SourceKind::Mail && self.time.is_some_and(|t| t >= QUIET_STDDEV_SINCE)
+    }
+}
+
 impl Points {
     pub fn len(&self) -> usize {
         self.commit.len()
@@ -451,3 +465,23 @@ pub struct ChangeRecord {
 pub use layout::*;
 mod layout;
 pub mod wire;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_robot_mails_from_august_2017_omit_small_stddevs() {
+        let at = |kind, time| ReportMeta { kind, time, ..Default::default() };
+        for (kind, time, want) in [
+            (SourceKind::Mail, Some(QUIET_STDDEV_SINCE), true),
+            (SourceKind::Mail, Some(1_770_909_859), true), // 2026-02-12
+            (SourceKind::Mail, Some(QUIET_STDDEV_SINCE - 1), false),
+            (SourceKind::Mail, Some(1_408_450_350), false), // 2014-08-19: always prints ±
+            (SourceKind::Mail, None, false),
+            (SourceKind::ResultRoot, Some(1_770_909_859), false),
+        ] {
+            assert_eq!(at(kind, time).omits_small_stddev(), want, "{kind:?} {time:?}");
+        }
+    }
+}

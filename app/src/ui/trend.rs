@@ -271,6 +271,9 @@ fn tooltip_view(cat: &Cat, m: &TrendModel, h: Hover, width: f64) -> impl IntoVie
     let commit = &cat.index.commits[p.commit[k] as usize];
     let value = match (o.sd, p.stddev_pct[k]) {
         (Some(abs), Some(pct)) => format!("{} ± {} ({pct:.0}%)", format_value(o.mean), format_value(abs)),
+        (Some(_), None) if o.implied => {
+            format!("{} ± ≤ 2% (not printed: the robot prints ± only above 2%)", format_value(o.mean))
+        }
         _ => format_value(o.mean),
     };
     let runs = match (p.fails.get(k).copied().flatten(), p.runs[k]) {
@@ -393,7 +396,7 @@ fn side_panels(cat: &Cat, nav: Nav, m: &TrendModel, has_steps: bool) -> impl Int
                     <span class="mark improvement">"○ reported improvement"</span>
                     <span class="mark undefined">"○ reported change, direction unknown"</span>
                     {has_steps.then(|| view! { <span class="mark step">"┆ detected step"</span> })}
-                    <span>"band: mean ± stddev · click a point for its commit"</span>
+                    <span>"band: mean ± stddev (lighter: ± ≤ 2 %, which mails since 2017-08 do not print) · click a point for its commit"</span>
                 </div>
                 {dist_link(cat, nav, m)}
             </div>
