@@ -197,3 +197,27 @@ test('detected steps are marked on the trend at their head commit', async () => 
   await page.unroute(`**/data/${cat.changes}`);
   assert.deepEqual(errors, []);
 });
+
+test('Changes with no testcase: the newest headline changes of every testcase, each opening its report', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?view=changes`);
+  const table = page.getByTestId('recent-changes');
+  await table.waitFor();
+  const withHeadline = index.root.newest.filter((r) => r.metric);
+  assert.equal(await page.getByTestId('recent-change').count(), withHeadline.length);
+  const tcs = new Set(withHeadline.map((r) => r.testcases[0]));
+  assert.ok(tcs.size >= 10, `${tcs.size} testcases`);
+  const first = withHeadline[0];
+  const row = page.getByTestId('recent-change').first();
+  assert.match(await row.innerText(), new RegExp(first.metric.replace(/\./g, '\\.')));
+  await row.locator('button[data-act=report]').click();
+  await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, first.id);
+  assert.equal(query(page).get('report'), first.message_id ?? first.id);
+  // Back, then a testcase: its own changes table.
+  await page.goBack();
+  await table.waitFor();
+  await page.getByTestId('recent-change').first().locator('button[data-act=testcase]').click();
+  await waitQuery(page, 'testcase', first.testcases[0]);
+  await page.getByTestId('changes-summary').waitFor();
+  assert.deepEqual(errors, []);
+});

@@ -563,6 +563,41 @@ pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, he
     o
 }
 
+/// With no testcase chosen: the newest reports' headline changes across every testcase (the
+/// root's newest list, kept to the other facets), each opening its report or its testcase's
+/// changes; never an empty view.
+pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> String {
+    use crate::reports::{headline_text, key_params, permalink_key, short_date, word_class};
+    let ix: Vec<usize> = crate::reports::filter(list, s).into_iter().filter(|&i| list[i].metric.is_some()).collect();
+    let mut out = format!(
+        "<h3>Newest headline changes, all testcases</h3><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
+         reports' headlines. Pick testcases in the filters to list every change they measured.</p>\
+         <table class=\"recent\" data-testid=\"recent-changes\"><thead><tr><th>date</th><th>headline</th>\
+         <th>testcase</th><th>job</th><th>report</th></tr></thead><tbody>",
+        ix.len()
+    );
+    for &i in &ix {
+        let r = &list[i];
+        let tc = r.testcases.first().map(String::as_str).unwrap_or("");
+        let _ = write!(
+            out,
+            "<tr data-testid=\"recent-change\"><td>{}</td><td class=\"headline {}\">{}</td>\
+             <td><button data-act=\"testcase\" data-value=\"{t}\">{t}</button></td><td>{} {}</td>\
+             <td><button data-act=\"report\" data-value=\"{}\">{}</button></td></tr>",
+            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
+            word_class(&r.word),
+            esc(&headline_text(r)),
+            esc(&r.machine),
+            esc(&key_params(r)),
+            esc(&permalink_key(r)),
+            esc(r.subject.as_deref().unwrap_or(&r.id)),
+            t = esc(tc),
+        );
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -931,5 +966,36 @@ mod tests {
         with_noise.changes[0].noise_ratio = Some(5.14);
         let marks = step_markers(&m, &[Arc::new(with_noise)], |c| format!("c{c}"));
         assert_eq!(marks[0].title, "detected step +20.0% (c0 → c1): 100.00 → 120.00, 5.1× the commit-to-commit noise");
+    }
+
+    #[test]
+    fn with_no_testcase_the_newest_headlines_of_every_testcase() {
+        let r = |id: &str, tc: &str, metric: Option<&str>, word: &str| model::ReportSummary {
+            id: id.into(),
+            message_id: Some(format!("{id}@x")),
+            subject: Some(format!("<b>{id}</b>")),
+            testcases: vec![tc.into()],
+            metric: metric.map(str::to_string),
+            change: Some(-6.5),
+            word: word.into(),
+            machine: "lkp-1".into(),
+            ..Default::default()
+        };
+        let list = vec![
+            r("r1", "fio-basic", Some("fio.write_iops"), "regression"),
+            r("r2", "aim9", None, ""),
+            r("r3", "hackbench", Some("hackbench.throughput"), "improvement"),
+        ];
+        let html = recent_html(&list, &ViewState::default());
+        assert_eq!(html.matches("data-testid=\"recent-change\"").count(), 2, "reports without a headline are left out");
+        assert!(html.contains("fio.write_iops -6.5% regression") && html.contains("class=\"headline regression\""));
+        assert!(
+            html.contains("data-act=\"report\" data-value=\"r1@x\"")
+                && html.contains("data-act=\"testcase\" data-value=\"hackbench\"")
+        );
+        assert!(html.contains("&lt;b&gt;r1&lt;/b&gt;") && !html.contains("<b>r1"), "subjects are escaped");
+        let mut s = ViewState::default();
+        s.facets.insert(FacetKey::Machine, ["lkp-2".to_string()].into());
+        assert_eq!(recent_html(&list, &s).matches("recent-change\"").count(), 0, "the other facets apply");
     }
 }

@@ -1,11 +1,12 @@
-//! The Changes view: every stated or detected change of the selected testcases in one table.
+//! The Changes view: every stated or detected change of the selected testcases in one table
+//! (with none selected, the newest reports' headline changes across all testcases).
 //! Listing, ordering and the HTML are `changes`; this component loads the shards, sets the HTML
 //! and handles its controls and links with one delegated handler each.
 
 use super::{Cat, Nav, Shared};
 use crate::changes::{self, ChangesModel, PAGE};
 use crate::html::esc;
-use crate::state::FacetKey;
+use crate::state::{FacetKey, Tab};
 use crate::web;
 use leptos::prelude::*;
 
@@ -33,6 +34,13 @@ pub fn ChangesView() -> impl IntoView {
         let Some((act, value, i)) = web::action_of(&ev) else { return };
         match act.as_str() {
             "more" => limit.update(|n| *n += PAGE),
+            "report" => nav.push(|s| {
+                s.tab = Tab::Reports;
+                s.open = Some(value);
+            }),
+            "testcase" => nav.push(|s| {
+                s.facets.insert(FacetKey::Testcase, [value].into());
+            }),
             "sort" => {
                 limit.set(PAGE);
                 nav.replace(|s| {
@@ -65,7 +73,7 @@ pub fn ChangesView() -> impl IntoView {
     let c3 = cat.clone();
     let body = move || -> String {
         if testcases.with(|t| t.is_empty()) {
-            return "<p class=\"hint\" data-testid=\"changes-hint\">Pick one or more testcases in the filters to list their changes.</p>".into();
+            return nav.state.with(|s| changes::recent_html(&c3.root.newest, s));
         }
         match model.get() {
             None => "<p class=\"loading\">loading the changes…</p>".into(),
