@@ -441,6 +441,54 @@ test('the chart follows its container width, and hit-testing works on a HiDPI sc
   assert.deepEqual(errors, []);
 });
 
+/** The canvas pixel at CSS (x, y) as [r, g, b]. */
+const canvasPixel = (page, x, y) =>
+  page.$eval(
+    CANVAS,
+    (c, [x, y]) => {
+      const k = window.devicePixelRatio || 1;
+      return [...c.getContext('2d').getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data.slice(0, 3)];
+    },
+    [x, y],
+  );
+
+test('dark mode follows the system, the toggle overrides it and is remembered; the chart follows', async () => {
+  const { browser } = ctx;
+  const context = await browser.newContext({ colorScheme: 'dark' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${srv.url}?view=trend`);
+    await waitDrawn(page);
+    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    assert.equal(bg, 'rgb(24, 26, 29)', 'a dark system gives the dark page');
+    assert.deepEqual(await canvasPixel(page, 2, 2), [24, 26, 29], 'and the dark chart');
+    const toggle = page.getByTestId('theme-toggle');
+    assert.equal(await toggle.innerText(), 'theme: auto');
+    await toggle.click(); // auto → dark
+    await toggle.click(); // dark → light
+    assert.equal(await toggle.innerText(), 'theme: light');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor === 'rgb(255, 255, 255)');
+    await page.waitForFunction(() => {
+      const c = document.querySelector('[data-testid=chart] canvas');
+      return [...c.getContext('2d').getImageData(2, 2, 1, 1).data.slice(0, 3)].join() === '255,255,255';
+    });
+    // Remembered across a reload, over the system's preference.
+    await page.reload();
+    await waitDrawn(page);
+    assert.equal(await page.getByTestId('theme-toggle').innerText(), 'theme: light');
+    assert.deepEqual(await canvasPixel(page, 2, 2), [255, 255, 255]);
+    await page.getByTestId('theme-toggle').click(); // light → auto: the system's dark again
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).backgroundColor === 'rgb(24, 26, 29)');
+    assert.equal(await page.evaluate(() => localStorage.getItem('lkpx-theme')), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('tab switches push history; Copy link is there', async () => {
   const { page, errors } = ctx;
   await page.goto(`${srv.url}?view=trend`);

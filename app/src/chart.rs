@@ -36,6 +36,33 @@ pub fn css(c: Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
+/// The chart's own colours (the series' and marks' colours are the same in both).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    pub bg: Rgb,
+    pub axis: Rgb,
+    pub grid: Rgb,
+    /// The selected commit's column.
+    pub selected: Rgb,
+    /// The thin ring around a point.
+    pub point_edge: Rgb,
+}
+
+pub const LIGHT: Theme = Theme {
+    bg: (255, 255, 255),
+    axis: (90, 90, 90),
+    grid: (228, 228, 228),
+    selected: (255, 236, 160),
+    point_edge: (255, 255, 255),
+};
+pub const DARK: Theme = Theme {
+    bg: (24, 26, 29),
+    axis: (170, 174, 180),
+    grid: (52, 56, 62),
+    selected: (110, 92, 30),
+    point_edge: (24, 26, 29),
+};
+
 /// Colour of a reported change's marker.
 pub fn mark_color(d: Direction) -> Rgb {
     match d {

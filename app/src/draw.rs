@@ -2,7 +2,7 @@
 //! an SVG string in native tests. All positions come from `chart::Geometry`, so what is drawn
 //! and what hit-testing finds are the same points.
 
-use crate::chart::{band_pieces, mark_color, runs, ChartData, Geometry, Rgb};
+use crate::chart::{band_pieces, mark_color, runs, ChartData, Geometry, Rgb, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -22,20 +22,21 @@ fn p(x: f64, y: f64) -> (i32, i32) {
 }
 
 /// Draw `data` laid out by `geo`; `labels` are the x labels per slot, `selected` the slot of
-/// the selected commit (highlighted column).
+/// the selected commit (highlighted column), in the colours of `theme` (light or dark).
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &ChartData,
     geo: &Geometry,
     labels: &[String],
     selected: Option<usize>,
+    theme: &Theme,
 ) -> DrawResult<DB> {
     let s = geo.size.scale;
     let plot = geo.plot;
-    let axis = RGBColor(90, 90, 90);
-    let grid = RGBColor(228, 228, 228);
+    let axis = rgb(theme.axis);
+    let grid = rgb(theme.grid);
     let font = ("sans-serif", geo.font).into_font();
-    root.fill(&WHITE)?;
+    root.fill(&rgb(theme.bg))?;
     if data.slots.is_empty() {
         let style = TextStyle::from(font.clone()).color(&axis).pos(Pos::new(HPos::Center, VPos::Center));
         root.draw(&Text::new("no data for this selection", p(geo.size.width / 2.0, geo.size.height / 2.0), style))?;
@@ -47,7 +48,7 @@ pub fn draw<DB: DrawingBackend>(
         let x = geo.x(slot);
         root.draw(&Rectangle::new(
             [p(x - half, plot.top), p(x + half, plot.bottom)],
-            RGBColor(255, 236, 160).mix(0.6).filled(),
+            rgb(theme.selected).mix(0.6).filled(),
         ))?;
     }
     // Grid and y labels.
@@ -140,7 +141,7 @@ pub fn draw<DB: DrawingBackend>(
             }
             if m.dots || alone(o.slot) {
                 root.draw(&Circle::new(at, r.round() as i32, c.filled()))?;
-                root.draw(&Circle::new(at, r.round() as i32, WHITE.stroke_width(1)))?;
+                root.draw(&Circle::new(at, r.round() as i32, rgb(theme.point_edge).stroke_width(1)))?;
             }
         }
     }
@@ -245,7 +246,7 @@ mod tests {
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, (640, 320)).into_drawing_area();
-            draw(&root, data, &geo, labels, Some(1)).unwrap();
+            draw(&root, data, &geo, labels, Some(1), &crate::chart::LIGHT).unwrap();
         }
         out
     }
@@ -281,6 +282,29 @@ mod tests {
         // The same points from a format that always prints ±: one stated band up to the last point.
         let d = build(&[&series(0, &pts)], 1, (None, None), &|_| false);
         assert_eq!(svg(&d, &["a".into(), "b".into(), "c".into()]).matches("<polygon").count(), 1);
+    }
+
+    #[test]
+    fn the_dark_theme_paints_its_own_background_axes_and_grid() {
+        let a = series(0, &[(0, Some(10.0), Some(3.0), None), (1, Some(11.0), None, None)]);
+        let d = build(&[&a], 1, (None, None), &|_| false);
+        let labels = ["a".to_string(), "b".to_string()];
+        let geo = Geometry::layout(&d, &labels, Size { width: 320.0, height: 160.0, scale: 1.0 });
+        let paint = |theme: &crate::chart::Theme| {
+            let mut out = String::new();
+            {
+                let root = SVGBackend::with_string(&mut out, (320, 160)).into_drawing_area();
+                draw(&root, &d, &geo, &labels, None, theme).unwrap();
+            }
+            out.to_uppercase()
+        };
+        let (light, dark) = (paint(&crate::chart::LIGHT), paint(&crate::chart::DARK));
+        for (svg, bg, grid) in [(&light, "#FFFFFF", "#E4E4E4"), (&dark, "#181A1D", "#34383E")] {
+            assert!(svg.contains(&format!("FILL=\"{bg}\"")), "background {bg}");
+            assert!(svg.contains(&format!("STROKE=\"{grid}\"")), "grid {grid}");
+        }
+        assert!(!dark.contains("FILL=\"#FFFFFF\""), "nothing white on the dark chart");
+        assert!(dark.contains("#1F77B4"), "series colours are the same in both");
     }
 
     #[test]

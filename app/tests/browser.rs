@@ -44,7 +44,7 @@ fn render(w: f64, h: f64, scale: f64) -> (HtmlCanvasElement, usize, Geometry, ap
     let labels: Vec<String> = ["4df0f7f145f2", "19957a181608", "0954d74f8f37"].iter().map(|s| s.to_string()).collect();
     let geo = Geometry::layout(&data, &labels, Size { width: w * scale, height: h * scale, scale });
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).expect("a 2d canvas");
-    draw(&backend.into_drawing_area(), &data, &geo, &labels, Some(1)).expect("drawn");
+    draw(&backend.into_drawing_area(), &data, &geo, &labels, Some(1), &app::chart::LIGHT).expect("drawn");
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let img = ctx.get_image_data(0.0, 0.0, w * scale, h * scale).unwrap().data();
     let ink = img.chunks(4).filter(|p| p[3] != 0 && !(p[0] == 255 && p[1] == 255 && p[2] == 255)).count();

@@ -8,7 +8,10 @@ mod dist;
 mod filters;
 mod finder;
 mod reports;
+mod theme;
 mod trend;
+
+pub use theme::Dark;
 
 pub use trend::Shared;
 
@@ -96,6 +99,7 @@ pub fn App() -> impl IntoView {
     provide_context(loaded);
     let rep = reports::Reports::new();
     provide_context(rep);
+    theme::provide();
     leptos::task::spawn_local(async move {
         let cat = match first_testcases(rep).await {
             Ok(tcs) => web::load_catalogs(tcs).await,
@@ -107,6 +111,7 @@ pub fn App() -> impl IntoView {
         <header class="top" role="banner">
             <h1>"LKP Explorer"</h1>
             <span class="tagline">"Linux kernel test robot performance reports: find one, read it whole, see the job's history"</span>
+            <theme::ThemeToggle />
         </header>
         {move || match loaded.0.get() {
             None => view! { <p class="status" data-testid="status">"loading data/index.json…"</p> }.into_any(),

@@ -111,10 +111,12 @@ pub fn Trend() -> impl IntoView {
     let hover = RwSignal::new(None::<Hover>);
     // Test hook: CSS-pixel positions of the drawn points, as `x,y;x,y;...` (first 200).
     let point_xy = RwSignal::new(String::new());
+    let dark = expect_context::<super::Dark>();
     Effect::new(move |_| {
         let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
             return;
         };
+        let theme = if dark.0.get() { &crate::chart::DARK } else { &crate::chart::LIGHT };
         let w = width.get().floor();
         if w < 10.0 {
             return;
@@ -128,7 +130,7 @@ pub fn Trend() -> impl IntoView {
         if let Some(backend) = CanvasBackend::with_canvas_object(c) {
             let root = backend.into_drawing_area();
             // A drawing error leaves a partial chart; nothing better can be done here.
-            let _ = draw::draw(&root, &m.data, &geo, &m.slot_labels, m.selected_slot);
+            let _ = draw::draw(&root, &m.data, &geo, &m.slot_labels, m.selected_slot, theme);
         }
         let xy: Vec<String> = m
             .data
