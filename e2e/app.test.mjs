@@ -119,6 +119,21 @@ test('search: a Message-ID, a commit prefix or subject words open the report; ?r
   assert.deepEqual(errors, []);
 });
 
+test('arrow keys move the open report through the list, keeping the focus there', async () => {
+  const { page, errors } = ctx;
+  await page.goto(srv.url);
+  await page.getByTestId('report-list').waitFor();
+  const keys = index.root.newest.map(keyOf);
+  await page.locator('[data-testid=report-item] button').first().focus();
+  for (const [key, at] of [['ArrowDown', 1], ['ArrowDown', 2], ['ArrowUp', 1]]) {
+    await page.keyboard.press(key);
+    await page.waitForFunction((k) => new URL(location.href).searchParams.get('report') === k, keys[at]);
+    await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, index.root.newest[at].id);
+    await page.waitForFunction((k) => document.activeElement?.dataset?.value === k, keys[at]);
+  }
+  assert.deepEqual(errors, []);
+});
+
 test("a report page says everything the mail said: the seed fio report's latency shift and the maintainer's reply", async () => {
   const { page, errors } = ctx;
   const seed = index.root.newest.find((r) => r.metric === 'fio.latency_2ms%' && r.commit?.startsWith('b027d4c97b'));

@@ -66,6 +66,13 @@ pub fn permalink_key(r: &ReportSummary) -> String {
     r.message_id.clone().unwrap_or_else(|| r.id.clone())
 }
 
+/// The report an arrow key moves to in the list: the one after (or before) `open` among the
+/// shown rows `shown` (positions in `list`), clamped to the ends.
+pub fn step_key(list: &[ReportSummary], shown: &[usize], open: Option<&str>, down: bool) -> Option<String> {
+    let at = open.and_then(|k| shown.iter().position(|&i| permalink_key(&list[i]) == k));
+    crate::search::step(at, shown.len(), down).map(|j| permalink_key(&list[shown[j]]))
+}
+
 /// The document paths to try for a `report=` value: a 16-hex value is first read as a report id
 /// (the permalink of a report without a Message-ID, and what the trend links to), then as a
 /// Message-ID; anything else is a Message-ID. So a link never costs a failed fetch first.
@@ -848,6 +855,20 @@ mod tests {
             (s.testcases, s.machine.as_str(), s.commit.as_deref(), s.base.as_deref()),
             (vec!["fio-basic".to_string()], "m1", Some("bbb"), Some("aaa"))
         );
+    }
+
+    #[test]
+    fn arrow_keys_step_through_the_shown_reports() {
+        let list: Vec<ReportSummary> = ["a", "b", "c"]
+            .iter()
+            .map(|id| ReportSummary { id: id.to_string(), message_id: Some(format!("{id}@x")), ..Default::default() })
+            .collect();
+        let shown = [2, 0, 1];
+        assert_eq!(step_key(&list, &shown, Some("c@x"), true).as_deref(), Some("a@x"));
+        assert_eq!(step_key(&list, &shown, Some("a@x"), false).as_deref(), Some("c@x"));
+        assert_eq!(step_key(&list, &shown, Some("b@x"), true).as_deref(), Some("b@x"), "clamped at the end");
+        assert_eq!(step_key(&list, &shown, None, true).as_deref(), Some("c@x"), "from nothing: the first");
+        assert_eq!(step_key(&list, &[], Some("a@x"), true), None);
     }
 
     #[test]

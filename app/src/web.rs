@@ -260,6 +260,20 @@ pub fn control_of(ev: &web_sys::Event) -> Option<(String, String, bool)> {
 }
 
 /// Scroll the element with `data-testid=testid` into view once the next frame has rendered.
+/// Focus (and bring into view) the element `selector` names after the next frame, when a
+/// re-rendered list has its new elements.
+pub fn focus_after_frame(selector: String) {
+    let Some(w) = web_sys::window() else { return };
+    let cb = Closure::once_into_js(move || {
+        let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(&selector).ok().flatten());
+        if let Some(el) = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+            el.scroll_into_view_with_bool(false);
+        }
+    });
+    let _ = w.request_animation_frame(cb.unchecked_ref());
+}
+
 pub fn scroll_to_testid(testid: &'static str) {
     let Some(w) = web_sys::window() else { return };
     let cb = Closure::once_into_js(move || {

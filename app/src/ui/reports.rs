@@ -301,6 +301,28 @@ pub fn ReportsView() -> impl IntoView {
             _ => {}
         }
     };
+    // Up/Down move the open report through the shown rows (the history entry is replaced, as a
+    // filter change is), keeping the focus on the list; Enter on a row opens it (a button).
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let down = match ev.key().as_str() {
+            "ArrowDown" => true,
+            "ArrowUp" => false,
+            _ => return,
+        };
+        let next = filtered.with_untracked(|f| {
+            let (list, ix, _) = f.as_ref()?;
+            let n = shown.get_untracked().min(ix.len());
+            reports::step_key(list, &ix[..n], open_key.get_untracked().as_deref(), down)
+        });
+        let Some(next) = next else { return };
+        ev.prevent_default();
+        let sel = format!(".report-list button[data-value=\"{}\"]", next.replace('\\', "\\\\").replace('"', "\\\""));
+        nav.replace(|s| {
+            s.tab = Tab::Reports;
+            s.open = Some(next);
+        });
+        web::focus_after_frame(sel);
+    };
     let list_view = move || {
         let Some((list, ix, complete)) = filtered.get() else { return String::new() };
         let total = rep.data.with(|d| d.as_ref().map_or(0, |d| d.list.len()));
@@ -325,7 +347,7 @@ pub fn ReportsView() -> impl IntoView {
         <div class="reports-layout">
             <section class="reports-list" aria-label="Reports">
                 {move || rep.error.get().map(|e| view! { <div class="error" data-testid="error" role="alert">{e}</div> })}
-                <div on:click=on_click inner_html=list_view></div>
+                <div on:click=on_click on:keydown=on_key inner_html=list_view></div>
             </section>
             <section class="report-pane" aria-label="Report">
                 {move || open_key.get().map(|k| view! { <ReportPage key=k /> })}
