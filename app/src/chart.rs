@@ -168,10 +168,9 @@ fn stddev_of(p: &model::Points, k: usize, quiet: &dyn Fn(u32) -> bool) -> (Optio
     if let Some(sd) = p.stddev(k) {
         return (Some(sd), false);
     }
+    // (no stddev with a mean: the mail printed no `±`)
     match p.mean[k] {
-        Some(m) if p.stddev_pct[k].is_none() && !p.is_fail(k) && quiet(p.report[k]) => {
-            (Some((m * model::QUIET_STDDEV_PCT / 100.0).abs()), true)
-        }
+        Some(m) if !p.is_fail(k) && quiet(p.report[k]) => (Some((m * model::QUIET_STDDEV_PCT / 100.0).abs()), true),
         _ => (None, false),
     }
 }

@@ -41,13 +41,6 @@ pub fn word_class(word: &str) -> &'static str {
     }
 }
 
-/// A headline's change with its sign: the table row's (subjects often print `6.5% regression`
-/// unsigned), else the subject's; as the reports list shows it.
-pub fn headline_change(d: &ReportDoc, h: &model::DocHeadline) -> Option<f64> {
-    let row = d.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == h.metric);
-    row.and_then(|r| r.changes.first().copied().flatten()).or(h.change)
-}
-
 /// `-6.5% regression`, from a summary's headline.
 pub fn headline_text(r: &ReportSummary) -> String {
     let mut s = r.metric.clone().unwrap_or_default();
@@ -368,7 +361,7 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
         esc(d.from.as_deref().unwrap_or(""))
     );
     for h in &d.headlines {
-        let change = headline_change(d, h).map(|c| format!(" {c:+.1}%")).unwrap_or_default();
+        let change = d.headline_change(h).map(|c| format!(" {c:+.1}%")).unwrap_or_default();
         let _ = write!(
             out,
             "<li class=\"{}\" data-testid=\"report-headline\">{}{} {}</li>",
@@ -745,11 +738,11 @@ mod tests {
             change: Some(6.5),
             word: "regression".into(),
         };
-        assert_eq!(headline_change(&d, &h), Some(-10.0));
+        assert_eq!(d.headline_change(&h), Some(-10.0));
         d.headlines = vec![h.clone()];
         assert!(head_html(&d, &|_| None).contains("fio.write_iops -10.0%"));
         let other = model::DocHeadline { metric: "fio.read_iops".into(), ..h };
-        assert_eq!(headline_change(&d, &other), Some(6.5), "no row: the subject's figure");
+        assert_eq!(d.headline_change(&other), Some(6.5), "no row: the subject's figure");
     }
 
     /// job, base, head, first row's change and direction, first fail row's cells

@@ -259,32 +259,30 @@ pub fn control_of(ev: &web_sys::Event) -> Option<(String, String, bool)> {
     Some((name, value, checked))
 }
 
-/// Scroll the element with `data-testid=testid` into view once the next frame has rendered.
-/// Focus (and bring into view) the element `selector` names after the next frame, when a
-/// re-rendered list has its new elements.
-pub fn focus_after_frame(selector: String) {
+/// Once the next frame has rendered (a re-rendered view has its new elements), do `act` to the
+/// element `selector` names, if any.
+fn after_frame(selector: String, act: fn(web_sys::HtmlElement)) {
     let Some(w) = web_sys::window() else { return };
     let cb = Closure::once_into_js(move || {
         let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(&selector).ok().flatten());
         if let Some(el) = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
-            el.scroll_into_view_with_bool(false);
+            act(el);
         }
     });
     let _ = w.request_animation_frame(cb.unchecked_ref());
 }
 
-pub fn scroll_to_testid(testid: &'static str) {
-    let Some(w) = web_sys::window() else { return };
-    let cb = Closure::once_into_js(move || {
-        let el = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&format!("[data-testid={testid}]")).ok().flatten());
-        if let Some(el) = el {
-            el.scroll_into_view();
-        }
+/// Focus the element `selector` names, and bring it into view, after the next frame.
+pub fn focus_after_frame(selector: String) {
+    after_frame(selector, |el| {
+        let _ = el.focus();
+        el.scroll_into_view_with_bool(false);
     });
-    let _ = w.request_animation_frame(cb.unchecked_ref());
+}
+
+/// Scroll the element with `data-testid=testid` into view once the next frame has rendered.
+pub fn scroll_to_testid(testid: &'static str) {
+    after_frame(format!("[data-testid={testid}]"), |el| el.scroll_into_view());
 }
 
 /// The compare shard of a job (by position), in merged positions, or `None` without a job.

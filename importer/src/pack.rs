@@ -133,13 +133,6 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
         }
     }
     let h = rd.headlines.first();
-    let change = h.and_then(|h| {
-        rd.sections
-            .iter()
-            .flat_map(|s| &s.rows)
-            .find(|r| r.metric == h.metric)
-            .and_then(|r| r.changes.first().copied().flatten())
-    });
     let first = rd.sections.first();
     let job = first.and_then(|s| s.rows.first()).and_then(|r| rd.jobs.get(r.job as usize));
     let head = first.and_then(|s| s.commits.get(1).or(s.commits.first()));
@@ -155,7 +148,7 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
         subject: rd.subject.clone(),
         testcases,
         metric: h.map(|h| h.metric.clone()),
-        change: change.or(h.and_then(|h| h.change)),
+        change: h.and_then(|h| rd.headline_change(h)),
         word: h.map(|h| h.word.clone()).unwrap_or_default(),
         commit: head.cloned(),
     }

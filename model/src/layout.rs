@@ -172,6 +172,15 @@ pub struct DocCommit {
     pub branch: Option<String>,
 }
 
+impl ReportDoc {
+    /// A headline's change with its sign: its table row's (subjects often print `6.5% regression`
+    /// unsigned), else the subject's figure.
+    pub fn headline_change(&self, h: &DocHeadline) -> Option<f64> {
+        let row = self.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == h.metric);
+        row.and_then(|r| r.changes.first().copied().flatten()).or(h.change)
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DocHeadline {
     pub testcase: String,
