@@ -52,8 +52,8 @@ cargo fmt --all -- --check
 section "clippy (native, all targets)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-section "clippy (app, wasm32)"
-cargo clippy -p app --target wasm32-unknown-unknown -- -D warnings
+section "clippy (app and the mail worker, wasm32)"
+cargo clippy -p app -p worker --target wasm32-unknown-unknown -- -D warnings
 
 section "cargo test (native, workspace)"
 cargo test --workspace --no-fail-fast

@@ -11,11 +11,14 @@ pub mod dist;
 pub mod draw;
 pub mod facets;
 pub mod html;
+pub mod mail;
 pub mod reports;
 pub mod search;
 pub mod state;
 pub mod views;
 
+#[cfg(target_arch = "wasm32")]
+pub mod mailreader;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]

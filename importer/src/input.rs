@@ -73,9 +73,20 @@ pub fn read_result_root(dir: &Path) -> FileResult {
     res
 }
 
+/// A public-inbox archive (read through git, natively only).
+fn is_archive(p: &Path) -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    return crate::inbox::epochs(p).is_some();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = p;
+        false
+    }
+}
+
 fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     match std::fs::metadata(p) {
-        Ok(m) if m.is_dir() && crate::inbox::epochs(p).is_some() => archives.push(p.to_path_buf()),
+        Ok(m) if m.is_dir() && is_archive(p) => archives.push(p.to_path_buf()),
         Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
             Ok(rd) => {
                 let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -105,20 +116,22 @@ pub fn read_file(path: &Path) -> FileResult {
             return res;
         }
     };
+    read_raw(&name, raw, &mut res);
+    res
+}
+
+/// Parse the bytes of file `name` as read (gzip or not): what `read_file` does after reading.
+pub fn read_raw(name: &str, raw: Vec<u8>, res: &mut FileResult) {
     res.bytes = raw.len();
     let bytes = match mail::gunzip_if_needed(raw) {
         Ok(b) => b,
-        Err(e) => {
-            res.errors.push(format!("{name}: bad gzip data: {e}"));
-            return res;
-        }
+        Err(e) => return res.errors.push(format!("{name}: bad gzip data: {e}")),
     };
     if bytes.iter().take(4096).filter(|&&b| b == 0).count() > 0 {
         res.skipped = Some("binary file".into());
-        return res;
+        return;
     }
-    read_bytes(&name, &bytes, &mut res);
-    res
+    read_bytes(name, &bytes, res);
 }
 
 /// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `threads::read_mbox`).

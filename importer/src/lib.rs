@@ -3,8 +3,11 @@
 //!
 //! Flow: `input` finds files and turns each into `doc::Document`s (via `mail` + `report` +
 //! `table` for mails); `build` merges documents into a validated `model` dataset; `publish`
-//! writes it atomically.
+//! writes it atomically. `upload` is the same parse for one mail given as bytes (the page's
+//! "bring your own mail", compiled to wasm in `worker/`): git archives (`archive`, `inbox`) and
+//! `incremental` are native only.
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod archive;
 pub mod build;
 pub mod changepoints;
@@ -13,7 +16,9 @@ pub mod dataset;
 pub mod direction;
 pub mod doc;
 pub mod docfile;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod inbox;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod incremental;
 pub mod input;
 pub mod mail;
@@ -29,3 +34,4 @@ pub mod synth_mails;
 pub mod table;
 pub mod threads;
 pub mod timing;
+pub mod upload;

@@ -270,3 +270,28 @@ pub struct WaitingNote {
     pub refs: Vec<String>,
     pub note: String,
 }
+
+/// A mail read in the browser ("bring your own mail": dropped, chosen or pasted onto the page, parsed
+/// by the importer's own parser in a Web Worker, never published or sent anywhere): what `lkpx import`
+/// would take from it. The worker posts it as JSON; the app shows `docs` as report pages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Upload {
+    /// The file name (or "pasted text").
+    pub name: String,
+    /// Bytes given (before any gzip decompression).
+    pub bytes: usize,
+    /// Its reports, as `lkpx` publishes them (an mbox may hold several).
+    pub docs: Vec<ReportDoc>,
+    /// The reproduce scripts the docs name (`ReportDoc::script` → text).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub scripts: BTreeMap<String, String>,
+    /// Commit id → its link, as `lkpx` would make it (per tree).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub commit_urls: BTreeMap<String, String>,
+    /// Not a report, and the importer's reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Problems, each naming the input and line (`name:line: message`), as `lkpx` prints them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}

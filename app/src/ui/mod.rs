@@ -7,6 +7,7 @@ mod compare;
 mod dist;
 mod filters;
 mod finder;
+mod mail;
 mod reports;
 mod theme;
 mod trend;
@@ -147,6 +148,9 @@ fn Explorer(cat: Cat) -> impl IntoView {
     web::write_url(&state.get_untracked().to_query(), false);
     let nav = Nav { state };
     provide_context(nav);
+    let mail = mail::Mail::new();
+    provide_context(mail);
+    mail::listen(mail, nav);
     provide_context(cat.clone());
 
     // Back and forward: the URL is the truth; re-read it (loading catalogs it needs first). The
@@ -236,6 +240,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
             <span class="status" data-testid="status">{status}</span>
             <button class="copy-link" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
             <span class="copied">{move || copied.get()}</span>
+            <mail::MailPanel />
         </div>
         {move || {
             let n = notices.get();

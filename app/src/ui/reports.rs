@@ -2,13 +2,14 @@
 //! the open report's page (its document: every table as Compare shows it, fail:runs rows, the
 //! perf-profile call tree, the job's other reports, the reproduce script, the replies' notes).
 
+use super::mail::{Mail, MailState};
 use super::{Cat, Nav};
 use crate::reports;
 use crate::state::{FacetKey, SortKey, Tab};
 use crate::web;
 use leptos::prelude::*;
 use model::find::{self, Target};
-use model::{Direction, ReportDoc, ReportSummary};
+use model::{Direction, ReportDoc, ReportSummary, Upload};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -266,6 +267,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
 #[component]
 pub fn ReportsView() -> impl IntoView {
     let nav = expect_context::<Nav>();
+    let mail = expect_context::<Mail>();
     let cat = expect_context::<Cat>();
     let rep = expect_context::<Reports>();
     let root = cat.root.clone();
@@ -350,7 +352,20 @@ pub fn ReportsView() -> impl IntoView {
                 <div on:click=on_click on:keydown=on_key inner_html=list_view></div>
             </section>
             <section class="report-pane" aria-label="Report">
-                {move || open_key.get().map(|k| view! { <ReportPage key=k /> })}
+                {move || match mail.state.get() {
+                    MailState::Idle => open_key.get().map(|k| view! { <ReportPage key=k /> }).into_any(),
+                    MailState::Reading(n) => view! {
+                        <p class="loading" data-testid="mail-reading">{format!("reading {n} in this browser…")}</p>
+                    }
+                    .into_any(),
+                    MailState::Failed(e) => view! {
+                        <div class="error" data-testid="error" role="alert">
+                            {e} " " <button on:click=move |_| mail.close()>"Close"</button>
+                        </div>
+                    }
+                    .into_any(),
+                    MailState::Read(up) => view! { <MailReport up=up /> }.into_any(),
+                }}
             </section>
         </div>
     }
@@ -375,17 +390,59 @@ fn ReportPage(key: String) -> impl IntoView {
     move || match doc.get() {
         None => view! { <p class="loading">"loading the report…"</p> }.into_any(),
         Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
-        Some(Ok(d)) => report_page(d).into_any(),
+        Some(Ok(d)) => report_page(d, None).into_any(),
     }
 }
 
-fn report_page(d: Arc<ReportDoc>) -> impl IntoView {
+/// A mail read in the browser: the box saying so (and the hosted copy, if any), then its report.
+#[component]
+fn MailReport(up: Arc<Upload>) -> impl IntoView {
+    let mail = expect_context::<Mail>();
+    let nav = expect_context::<Nav>();
+    let rep = expect_context::<Reports>();
+    let cat = expect_context::<Cat>();
+    // the whole list, to tell whether the hosted data has this report
+    rep.ensure_all(cat.root.clone());
+    let pick = mail.pick;
+    let u1 = up.clone();
+    let banner = move || {
+        let id = u1.docs.get(pick.get()).map(|d| d.id.clone());
+        let key = rep.data.with(|d| {
+            let d = d.as_ref()?;
+            d.list.iter().find(|r| Some(&r.id) == id.as_ref()).map(reports::permalink_key)
+        });
+        crate::mail::result_html(&u1, pick.get(), key.as_deref())
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((act, value, _)) = web::action_of(&ev) else { return };
+        match act.as_str() {
+            "mail-close" => mail.close(),
+            "mail-pick" => pick.set(value.parse().unwrap_or(0)),
+            "open" => {
+                mail.close();
+                nav.push(|s| s.open = Some(value));
+            }
+            _ => {}
+        }
+    };
+    view! {
+        <div on:click=on_click inner_html=banner></div>
+        {move || up.docs.get(pick.get()).map(|d| report_page(Arc::new(d.clone()), Some(up.clone())))}
+    }
+}
+
+/// A report's page; `mail` when it was read in the browser (its scripts and commit links are there).
+fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let cat = expect_context::<Cat>();
     let nav = expect_context::<Nav>();
     let c2 = cat.clone();
     let tables = Arc::new(reports::tables(&d, &move |m| c2.direction(m)));
     let c3 = cat.clone();
-    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()));
+    let m2 = mail.clone();
+    let head = reports::head_html(&d, &move |id| {
+        let hosted = c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone());
+        hosted.or_else(|| m2.as_ref().and_then(|m| m.commit_urls.get(id).cloned()))
+    });
     let all = RwSignal::new(false);
     let body = move || {
         let f = nav.state.with(|s| reports::TableFilter { ns: s.ns.clone(), dir: s.dir, sort: s.sort, all: all.get() });
@@ -415,13 +472,18 @@ fn report_page(d: Arc<ReportDoc>) -> impl IntoView {
     };
     let script = d.script.clone();
     let file_name = format!("reproduce-{}.sh", d.jobs.first().map_or("lkp", |j| j.testcase.as_str()));
+    let inline = script.as_ref().and_then(|h| mail.as_ref()?.scripts.get(h).cloned());
+    let script = match inline {
+        Some(text) => Some(super::commit::script_box(text, file_name).into_any()),
+        None => script.map(|h| view! { <Script hash=h file_name=file_name /> }.into_any()),
+    };
     view! {
-        <article class="report" data-testid="report-page" data-report-id=d.id.clone()>
+        <article class="report" class:from-mail=mail.is_some() data-testid="report-page" data-report-id=d.id.clone()>
             <div inner_html=head></div>
             <JobHistory doc=d.clone() />
             <div on:click=on_click on:change=on_change inner_html=body></div>
             <h3>"Reproduce"</h3>
-            {script.map(|h| view! { <Script hash=h file_name=file_name /> })}
+            {script}
         </article>
     }
 }
