@@ -24,6 +24,17 @@ pub fn esc(s: &str) -> String {
     out
 }
 
+/// `u` when it may be a link's `href`: an absolute `http://` or `https://` URL without white space
+/// or control characters. Every link to a URL from the data goes through here: a `javascript:`
+/// or `data:` URL in a mail or a dataset never becomes clickable.
+pub fn safe_href(u: &str) -> Option<&str> {
+    let prefix =
+        ["https://", "http://"].into_iter().find(|p| u.get(..p.len()).is_some_and(|s| s.eq_ignore_ascii_case(p)));
+    let has_host = prefix.is_some_and(|p| u.len() > p.len());
+    let clean = !u.chars().any(|c| c.is_whitespace() || c.is_control());
+    (has_host && clean).then_some(u)
+}
+
 /// `<option value="v" selected>label</option>`.
 pub fn option(out: &mut String, value: &str, label: &str, selected: bool) {
     let sel = if selected { " selected" } else { "" };
@@ -39,9 +50,9 @@ pub fn select(out: &mut String, name: &str, testid: &str, options: &[(String, St
     out.push_str("</select>");
 }
 
-/// A link opening in a new tab, or just the text when there is no URL.
+/// A link opening in a new tab, or just the text when there is no (safe) URL.
 pub fn link(out: &mut String, url: Option<&str>, title: &str, inner_html: &str) {
-    match url {
+    match url.and_then(safe_href) {
         Some(u) => {
             let _ = write!(
                 out,
@@ -65,6 +76,32 @@ mod tests {
         assert_eq!(esc(r#"<b a="1">&'x'</b>"#), "&lt;b a=&quot;1&quot;&gt;&amp;&#39;x&#39;&lt;/b&gt;");
         assert_eq!(esc("fio.latency_>=2000ms%"), "fio.latency_&gt;=2000ms%");
         assert_eq!(esc("日本 ± 3%"), "日本 ± 3%");
+    }
+
+    #[test]
+    fn only_http_and_https_urls_become_links() {
+        for ok in ["https://lore.kernel.org/all/x@y/", "http://0day.example/m", "HTTPS://GIT.KERNEL.ORG/a"] {
+            assert_eq!(safe_href(ok), Some(ok));
+        }
+        for bad in [
+            "javascript:alert(1)",
+            " javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            "data:text/html,<script>x</script>",
+            "vbscript:x",
+            "//evil.example/x",
+            "/relative",
+            "https://",
+            "https://a b",
+            "https://a\nb",
+            "ftp://x",
+            "",
+        ] {
+            assert_eq!(safe_href(bad), None, "{bad}");
+        }
+        let mut s = String::new();
+        link(&mut s, Some("javascript:alert(1)"), "t", "x");
+        assert_eq!(s, "<span title=\"t\">x</span>");
     }
 
     #[test]

@@ -409,14 +409,14 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
         );
     }
     out.push_str("</table><p class=\"links\">");
-    if let Some(u) = d.url.as_deref().filter(|u| u.starts_with("https://")) {
+    if let Some(u) = d.url.as_deref().and_then(crate::html::safe_href) {
         let _ = write!(
             out,
             "<a data-testid=\"lore-link\" href=\"{}\" target=\"_blank\" rel=\"noopener\">the mail on lore</a> ",
             esc(u)
         );
     }
-    if let Some(u) = d.materials_url.as_deref().filter(|u| u.starts_with("https://") || u.starts_with("http://")) {
+    if let Some(u) = d.materials_url.as_deref().and_then(crate::html::safe_href) {
         let _ = write!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">materials</a>", esc(u));
     }
     out.push_str("</p>");

@@ -258,6 +258,22 @@ fn is_hex(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// Is `template` a usable `--commit-url`: an http(s) URL naming `{sha}`? The explorer only links
+/// http and https URLs; any other scheme (`javascript:`, `data:`, `file:`) is refused here.
+pub fn check_commit_url(template: &str) -> Result<(), String> {
+    let lower = template.to_ascii_lowercase();
+    if !(lower.starts_with("https://") || lower.starts_with("http://")) {
+        return Err("must be an http:// or https:// URL".into());
+    }
+    if template.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("must not contain white space".into());
+    }
+    if !template.contains("{sha}") {
+        return Err("must contain {sha} (replaced by the commit id)".into());
+    }
+    Ok(())
+}
+
 /// Commit URL for a commit on `tree`: cgit on git.kernel.org, GitHub; `None` when unknown.
 pub fn default_commit_url(tree: Option<&str>, id: &str) -> Option<String> {
     const TORVALDS: &str = "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git";
@@ -1068,6 +1084,18 @@ mod tests {
         assert_eq!(parse_date("Вт, 5 июн 2018"), None);
         assert_eq!(parse_date("1 Jan 99999999999999999"), None);
         assert_eq!(parse_date("99999999999 Jan 2020 99999999999:1:1 +9999"), None);
+    }
+
+    #[test]
+    fn commit_url_templates_are_http_links_naming_the_commit() {
+        assert_eq!(check_commit_url("https://git.example.org/linux/commit/?id={sha}"), Ok(()));
+        assert_eq!(check_commit_url("HTTP://git.example.org/{sha}"), Ok(()));
+        for bad in
+            ["javascript:alert('{sha}')", "data:text/html,{sha}", "file:///{sha}", "/c/{sha}", "https://a b/{sha}"]
+        {
+            assert!(check_commit_url(bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_commit_url("https://x/"), Err("must contain {sha} (replaced by the commit id)".into()));
     }
 
     #[test]

@@ -308,7 +308,7 @@ fn import(
         log = entries;
     }
     if let Some(t) = &commit_url {
-        anyhow::ensure!(t.contains("{sha}"), "--commit-url must contain {{sha}}");
+        build::check_commit_url(t).map_err(|e| anyhow::anyhow!("--commit-url {t:?}: {e}"))?;
     }
     let mut read = read_inputs(paths);
     let mut stages = importer::timing::Stages::new(start);

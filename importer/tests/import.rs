@@ -682,3 +682,22 @@ fn failure_rows_are_decided_per_observation() {
     assert!(!index.metrics.iter().find(|m| m.name == metric).unwrap().fail, "not only ever a failure statistic");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_commit_url_that_is_not_an_http_link_is_refused_and_nothing_is_written() {
+    let dir = tmpdir("badurl");
+    let out = dir.join("out");
+    for bad in ["javascript:alert('{sha}')", "data:text/html,<b>{sha}</b>", "https://example.org/commit/"] {
+        let (code, _, err) = lkpx(&[
+            "import",
+            "--out",
+            out.to_str().unwrap(),
+            "--commit-url",
+            bad,
+            "fixtures/seeds/003_5eebb2f9237f2d20.txt",
+        ]);
+        assert_eq!(code, 1, "{bad}: {err}");
+        assert!(err.contains("--commit-url") && err.contains(bad), "{err}");
+        assert!(!out.join(model::paths::INDEX).exists(), "{bad}: a dataset was written");
+    }
+}

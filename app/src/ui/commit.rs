@@ -2,6 +2,7 @@
 //! parameters and the reproduce script (copy, download).
 
 use super::{Cat, Nav};
+use crate::html::safe_href;
 use crate::state::Tab;
 use crate::{views, web};
 use leptos::prelude::*;
@@ -55,9 +56,9 @@ fn panel(
     let idx = &cat.index;
     let c = &idx.commits[s.commit];
     let subject = c.subject.clone().unwrap_or_else(|| "(subject unknown)".into());
-    let title = match &c.url {
+    let title = match c.url.as_deref().and_then(safe_href) {
         Some(url) => view! {
-            <a data-testid="commit-link" href=url.clone() target="_blank" rel="noopener">
+            <a data-testid="commit-link" href=url.to_string() target="_blank" rel="noopener">
                 <code>{c.short().to_string()}</code>
                 " "
                 {subject}
@@ -86,14 +87,14 @@ fn panel(
             let rep = &idx.reports[r];
             let for_job = s.job.is_some_and(|j| rep.sections.iter().any(|x| x.job == Some(j as u32)));
             let subject = rep.subject.clone().unwrap_or_else(|| rep.source.clone());
-            let link = match &rep.url {
-                Some(u) => view! { <a href=u.clone() target="_blank" rel="noopener">{subject}</a> }.into_any(),
+            let link = match rep.url.as_deref().and_then(safe_href) {
+                Some(u) => view! { <a href=u.to_string() target="_blank" rel="noopener">{subject}</a> }.into_any(),
                 None => view! { <span>{subject}</span> }.into_any(),
             };
-            let materials = rep.materials_url.clone().map(|u| {
+            let materials = rep.materials_url.as_deref().and_then(safe_href).map(|u| {
                 view! {
                     " · "
-                    <a href=u target="_blank" rel="noopener">"materials"</a>
+                    <a href=u.to_string() target="_blank" rel="noopener">"materials"</a>
                 }
             });
             let notes = rep.notes.iter().map(|n| view! { <li class="note">{n.clone()}</li> }).collect_view();

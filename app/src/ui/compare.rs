@@ -147,9 +147,9 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
         c.map(|c| {
             let commit = &cat.index.commits[c as usize];
             let text = commit.short().to_string();
-            match &commit.url {
+            match commit.url.as_deref().and_then(crate::html::safe_href) {
                 Some(u) => {
-                    view! { <a href=u.clone() target="_blank" rel="noopener"><code>{text}</code></a> }.into_any()
+                    view! { <a href=u.to_string() target="_blank" rel="noopener"><code>{text}</code></a> }.into_any()
                 }
                 None => view! { <code>{text}</code> }.into_any(),
             }
