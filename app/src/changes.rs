@@ -433,7 +433,8 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
     let mut o = format!("<div class=\"compare-controls\">{}</div>", controls_html(f, &l.namespaces));
     let _ = write!(
         o,
-        "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements</p>",
+        "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements \
+         <button class=\"export\" data-act=\"csv\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>",
         l.in_scope,
         l.rows.len(),
         l.regressions,
@@ -570,7 +571,7 @@ pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> String {
     use crate::reports::{headline_text, key_params, permalink_key, short_date, word_class};
     let ix: Vec<usize> = crate::reports::filter(list, s).into_iter().filter(|&i| list[i].metric.is_some()).collect();
     let mut out = format!(
-        "<h3>Newest headline changes, all testcases</h3><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
+        "<h2 class=\"view-title\">Newest headline changes, all testcases</h2><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
          reports' headlines. Pick testcases in the filters to list every change they measured.</p>\
          <table class=\"recent\" data-testid=\"recent-changes\"><thead><tr><th>date</th><th>headline</th>\
          <th>testcase</th><th>job</th><th>report</th></tr></thead><tbody>",

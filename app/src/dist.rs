@@ -263,7 +263,7 @@ fn bar(o: &mut String, side: &Option<Side>, class: &str, max: f64) {
 /// a table with the change as the mails print it.
 pub fn figure_html(d: &Dist) -> String {
     let mut o = format!(
-        "<div class=\"dist-chart\" data-testid=\"dist-chart\" role=\"img\" aria-label=\"histogram of {}\">",
+        "<div class=\"dist-chart\" data-testid=\"dist-chart\" role=\"img\" tabindex=\"0\" aria-label=\"histogram of {}\">",
         esc(&d.prefix)
     );
     for r in &d.rows {
@@ -309,7 +309,7 @@ pub fn notes_html(idx: &Index, notes: &[(usize, String)]) -> String {
         return String::new();
     }
     let mut o =
-        String::from("<aside class=\"dist-notes\" data-testid=\"dist-notes\"><h3>Notes on this report</h3><ul>");
+        String::from("<aside class=\"dist-notes\" data-testid=\"dist-notes\"><h2>Notes on this report</h2><ul>");
     for (r, n) in notes {
         let _ = write!(o, "<li><blockquote class=\"note\">{}</blockquote><span class=\"meta\">on ", esc(n));
         if let Some(rep) = idx.reports.get(*r) {

@@ -21,6 +21,27 @@ fn p(x: f64, y: f64) -> (i32, i32) {
     (x.round() as i32, y.round() as i32)
 }
 
+/// The chart as an SVG document (the trend's "SVG" export), `width` × `height` CSS pixels: the
+/// same layout and drawing as the canvas, at scale 1.
+pub fn svg(
+    data: &ChartData,
+    labels: &[String],
+    selected: Option<usize>,
+    width: f64,
+    height: f64,
+    theme: &Theme,
+) -> String {
+    let size = crate::chart::Size { width: width.round(), height: height.round(), scale: 1.0 };
+    let geo = Geometry::layout(data, labels, size);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (size.width as u32, size.height as u32)).into_drawing_area();
+        // a drawing error leaves a partial chart, as on the canvas
+        let _ = draw(&root, data, &geo, labels, selected, theme);
+    }
+    out
+}
+
 /// Draw `data` laid out by `geo`; `labels` are the x labels per slot, `selected` the slot of
 /// the selected commit (highlighted column), in the colours of `theme` (light or dark).
 pub fn draw<DB: DrawingBackend>(
@@ -249,6 +270,18 @@ mod tests {
             draw(&root, data, &geo, labels, Some(1), &crate::chart::LIGHT).unwrap();
         }
         out
+    }
+
+    #[test]
+    fn the_svg_export_is_a_whole_document_of_the_drawn_chart() {
+        let a = series(0, &[(0, Some(10702.0), Some(3.0), None), (1, Some(11259.0), Some(2.0), Some(5.2))]);
+        let d = build(&[&a], 1, (None, None), &|_| false);
+        let labels = vec!["4df0f7f".to_string(), "19957a1".to_string()];
+        let s = super::svg(&d, &labels, None, 640.0, 320.0, &crate::chart::LIGHT);
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
+        assert!(s.contains("width=\"640\"") && s.contains("height=\"320\""));
+        assert!(s.contains("19957a1"), "the x labels are there");
+        assert!(s.matches("<circle").count() >= 2, "both points are drawn");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod data;
 pub mod dist;
 pub mod draw;
+pub mod export;
 pub mod facets;
 pub mod html;
 pub mod mail;

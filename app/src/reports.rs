@@ -445,7 +445,8 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> String {
         let title = if n > 1 { format!("Table {} of {n}: {}", i + 1, t.job) } else { t.job.clone() };
         let _ = write!(
             out,
-            "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code></p>",
+            "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code> \
+             <button class=\"export\" data-act=\"csv\" data-value=\"{i}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
             esc(&title),
             esc(model::short_id(&t.base)),
             esc(model::short_id(&t.head))

@@ -149,18 +149,23 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
 
 /// Offer `text` as a file download named `name`.
 pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let doc = w.document().ok_or("no document")?;
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_error)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    download_url(name, &url)?;
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Offer the file at `url` (a `blob:` or `data:` URL made by the page) as a download named `name`.
+pub fn download_url(name: &str, url: &str) -> Result<(), String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(js_error)?.unchecked_into();
-    a.set_href(&url);
+    a.set_href(url);
     a.set_download(name);
     a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
 

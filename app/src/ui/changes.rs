@@ -47,6 +47,11 @@ pub fn ChangesView() -> impl IntoView {
                     changes::apply_control(&mut s.changes, "sort", &value, false);
                 });
             }
+            "csv" => {
+                let Some(Ok(m)) = model.get_untracked() else { return };
+                let name = crate::export::file_name("changes", "csv");
+                let _ = web::download(&name, &crate::export::changes_csv(&c2.index, &m.0), "text/csv");
+            }
             _ => {
                 let Some(Ok(m)) = model.get_untracked() else { return };
                 let Some(r) = i.and_then(|i| m.0.row(i)) else { return };

@@ -213,6 +213,6 @@ pub(super) fn script_box(text: String, file_name: String) -> impl IntoView {
             <button data-testid="download-script" on:click=download>"Download"</button>
             <span class="copied">{move || status.get()}</span>
         </div>
-        <pre class="script" data-testid="reproduce-script">{text}</pre>
+        <pre class="script" data-testid="reproduce-script" tabindex="0">{text}</pre>
     }
 }

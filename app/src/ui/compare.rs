@@ -141,6 +141,13 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
             row_view(cat, nav, &rows[i], job, &job_id, dist.then(|| pair_ids.clone()))
         })
         .collect_view();
+    let csv_rows: Vec<compare::Row> = order.iter().map(|&i| rows[i].clone()).collect();
+    let csv_pair = (ids(base).unwrap_or_default(), ids(head).unwrap_or_default());
+    let csv_name = crate::export::file_name(&format!("compare-{job_id}"), "csv");
+    let export_csv = move |_| {
+        let text = crate::export::rows_csv(&csv_rows, &csv_pair.0, &csv_pair.1);
+        let _ = crate::web::download(&csv_name, &text, "text/csv");
+    };
     let summary =
         format!("{} metrics · {} shown · {n_reg} regressions · {n_imp} improvements", rows.len(), order.len());
     let commit_link = |c: Option<u32>| {
@@ -210,7 +217,8 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
                 </div>
             </div>
             <p class="compare-summary">
-                {summary} " · " {commit_link(base)} " → " {commit_link(head)}
+                {summary} " · " {commit_link(base)} " → " {commit_link(head)} " "
+                <button class="export" data-testid="compare-csv" title="every row shown, as CSV" on:click=export_csv>"CSV"</button>
             </p>
             <table class="compare-table" data-testid="compare-table">
                 <thead>

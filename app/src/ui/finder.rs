@@ -66,7 +66,8 @@ pub fn Finder() -> impl IntoView {
                     choose(name);
                 }
             }
-            "Escape" => {
+            "Escape" if open.get_untracked() => {
+                ev.prevent_default();
                 open.set(false);
                 highlight.set(None);
             }
@@ -102,6 +103,7 @@ pub fn Finder() -> impl IntoView {
                     placeholder=move || metric.get().unwrap_or_else(|| "search metrics: substring, or glob with * and ?".into())
                     data-testid="metric-search"
                     role="combobox"
+                    aria-controls="metric-options"
                     aria-expanded=move || open.get().to_string()
                     prop:value=move || raw.get()
                     on:input=on_input
@@ -109,7 +111,7 @@ pub fn Finder() -> impl IntoView {
                     on:focus=move |_| open.set(true)
                     on:blur=move |_| open.set(false)
                 />
-                <ul class="options" role="listbox" class:open=move || open.get()>
+                <ul id="metric-options" class="options" role="listbox" aria-label="Metrics" tabindex="-1" class:open=move || open.get()>
                     {move || {
                         hits.with(|h| {
                             let more = h.len().saturating_sub(SHOWN);

@@ -127,7 +127,8 @@ pub fn listen(mail: Mail, nav: Nav) {
     });
     let open = Memo::new(move |_| nav.state.with(|s| s.open.clone()));
     Effect::new(move |prev: Option<()>| {
-        open.track();
+        // read, not just tracked: a memo nobody reads is never recomputed, and the effect never reruns
+        let _open = open.get();
         if prev.is_some() {
             mail.close();
         }
@@ -140,7 +141,7 @@ pub fn listen(mail: Mail, nav: Nav) {
     });
 }
 
-/// The bar's button and its panel: choose a file or paste the text; Esc closes it.
+/// The bar's button and its panel: choose a file or paste the text (Esc closes it: `ui::close_on_escape`).
 #[component]
 pub fn MailPanel() -> impl IntoView {
     let mail = expect_context::<Mail>();
@@ -155,12 +156,6 @@ pub fn MailPanel() -> impl IntoView {
     let on_read = move |_| {
         if let Some(t) = text.get_untracked() {
             mail.read_text(nav, &t.value());
-        }
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        if ev.key() == "Escape" {
-            mail.panel.set(false);
-            crate::web::focus_after_frame("[data-testid=mail-open]".into());
         }
     };
     view! {
@@ -180,7 +175,7 @@ pub fn MailPanel() -> impl IntoView {
             "Read your mail…"
         </button>
         <Show when=move || mail.panel.get()>
-            <div id="mail-panel" class="mail-panel" role="dialog" aria-label="Read your own mail" data-testid="mail-panel" on:keydown=on_key>
+            <div id="mail-panel" class="mail-panel" role="dialog" aria-label="Read your own mail" data-testid="mail-panel">
                 <p>
                     "Drop a robot mail (" <code>".eml"</code> ", mbox, " <code>".gz"</code>
                     ", or text copied from lore) anywhere on the page, choose the file, or paste it below. \

@@ -115,8 +115,8 @@ pub fn App() -> impl IntoView {
             <theme::ThemeToggle />
         </header>
         {move || match loaded.0.get() {
-            None => view! { <p class="status" data-testid="status">"loading data/index.json…"</p> }.into_any(),
-            Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
+            None => view! { <main><p class="status" data-testid="status">"loading data/index.json…"</p></main> }.into_any(),
+            Some(Err(e)) => view! { <main><div class="error" data-testid="error" role="alert">{e}</div></main> }.into_any(),
             Some(Ok(cat)) => view! { <Explorer cat=cat /> }.into_any(),
         }}
     }
@@ -151,6 +151,8 @@ fn Explorer(cat: Cat) -> impl IntoView {
     let mail = mail::Mail::new();
     provide_context(mail);
     mail::listen(mail, nav);
+    let drawer = RwSignal::new(false);
+    close_on_escape(nav, mail, drawer);
     provide_context(cat.clone());
 
     // Back and forward: the URL is the truth; re-read it (loading catalogs it needs first). The
@@ -235,31 +237,49 @@ fn Explorer(cat: Cat) -> impl IntoView {
         }
     };
     view! {
-        <div class="bar">
+        <section class="bar" aria-label="Search and tools">
+            <button
+                class="filters-toggle"
+                data-testid="filters-toggle"
+                aria-controls="filters"
+                aria-expanded=move || drawer.get().to_string()
+                on:click=move |_| {
+                    drawer.update(|d| *d = !*d);
+                    if drawer.get_untracked() {
+                        web::focus_after_frame("[data-testid=filters-close]".into());
+                    }
+                }
+            >
+                {move || match nav.state.with(|s| s.facets.values().map(|v| v.len()).sum::<usize>()) {
+                    0 => "Filters".to_string(),
+                    n => format!("Filters ({n})"),
+                }}
+            </button>
             <reports::SearchBox root=cat.root.clone() />
             <span class="status" data-testid="status">{status}</span>
             <button class="copy-link" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
             <span class="copied">{move || copied.get()}</span>
             <mail::MailPanel />
-        </div>
-        {move || {
-            let n = notices.get();
-            (!n.is_empty())
-                .then(|| {
-                    view! {
-                        <div class="notice" data-testid="notice" role="status">
-                            <button class="dismiss" title="dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
-                            <ul>{n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
-                        </div>
-                    }
-                })
-        }}
+        </section>
         <div class="layout">
-            <aside class="filters">
+            <aside class="filters" id="filters" class:open=move || drawer.get() aria-label="Filters">
+                <button class="drawer-close" data-testid="filters-close" on:click=move |_| drawer.set(false)>"Close filters"</button>
                 <filters::Filters />
             </aside>
             <main class="content">
-                <nav class="tabs">
+                {move || {
+                    let n = notices.get();
+                    (!n.is_empty())
+                        .then(|| {
+                            view! {
+                                <div class="notice" data-testid="notice" role="status">
+                                    <button class="dismiss" title="dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
+                                    <ul>{n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                                </div>
+                            }
+                        })
+                }}
+                <nav class="tabs" aria-label="Views">
                     {tab_button(Tab::Reports, "Reports", "view-tab-reports")}
                     {tab_button(Tab::Trend, "Trend", "view-tab-trend")}
                     {tab_button(Tab::Compare, "Compare", "view-tab-compare")}
@@ -281,6 +301,30 @@ fn Explorer(cat: Cat) -> impl IntoView {
             </main>
         </div>
     }
+}
+
+/// Esc closes the topmost open panel — the mail panel, the filter drawer, then the commit panel —
+/// and gives the focus back to what opened it. A key handler that used Esc itself (closing a
+/// list of suggestions) prevents its default, and this one leaves it alone.
+fn close_on_escape(nav: Nav, mail: mail::Mail, drawer: RwSignal<bool>) {
+    let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() != "Escape" || ev.default_prevented() {
+            return;
+        }
+        if mail.panel.get_untracked() {
+            mail.panel.set(false);
+            web::focus_after_frame("[data-testid=mail-open]".into());
+        } else if drawer.get_untracked() {
+            drawer.set(false);
+            web::focus_after_frame("[data-testid=filters-toggle]".into());
+        } else if nav.state.with_untracked(|s| s.commit.is_some()) {
+            nav.push(|s| {
+                s.commit = None;
+                s.report = None;
+            });
+        }
+    });
+    on_cleanup(move || handle.remove());
 }
 
 /// A commit as `short-id subject`, cut to `max` characters, for select boxes.

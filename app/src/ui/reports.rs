@@ -193,7 +193,11 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 choose(t);
             }
         }
-        "Escape" => open.set(false),
+        "Escape" if open.get_untracked() => {
+            // closes the suggestions only (not also a panel: see `ui::close_on_escape`)
+            ev.prevent_default();
+            open.set(false);
+        }
         _ => {}
     };
     let slash = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -247,6 +251,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 placeholder="Search: Message-ID, lore URL, commit, subject words, testcase, metric  ( / )"
                 data-testid="report-search"
                 role="combobox"
+                aria-controls="report-search-options"
                 aria-expanded=move || open.get().to_string()
                 prop:value=move || raw.get()
                 on:input=on_input
@@ -254,7 +259,14 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 on:focus=move |_| open.set(true)
                 on:blur=move |_| open.set(false)
             />
-            <ul class="options" role="listbox" class:open=move || open.get() && !raw.get().trim().is_empty()>
+            <ul
+                id="report-search-options"
+                class="options"
+                role="listbox"
+                aria-label="Suggestions"
+                tabindex="-1"
+                class:open=move || open.get() && !raw.get().trim().is_empty()
+            >
                 {items}
                 {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
                     .then(|| view! { <li class="more">{move || if rep.loading.get() { "loading the reports list…" } else { "nothing matches" }}</li> })}
@@ -444,6 +456,7 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
         hosted.or_else(|| m2.as_ref().and_then(|m| m.commit_urls.get(id).cloned()))
     });
     let all = RwSignal::new(false);
+    let (t2, id) = (tables.clone(), d.id.clone());
     let body = move || {
         let f = nav.state.with(|s| reports::TableFilter { ns: s.ns.clone(), dir: s.dir, sort: s.sort, all: all.get() });
         reports::tables_html(&tables, &f)
@@ -453,6 +466,11 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
         match act.as_str() {
             "sort" => nav.replace(|s| s.sort = if value == "name" { SortKey::Name } else { SortKey::Change }),
             "all" => all.set(true),
+            "csv" => {
+                let Some(i) = value.parse::<usize>().ok().filter(|&i| i < t2.len()) else { return };
+                let (t, name) = (&t2[i], crate::export::file_name(&format!("{id}-table-{}", i + 1), "csv"));
+                let _ = web::download(&name, &crate::export::table_csv(t), "text/csv");
+            }
             _ => {}
         }
     };
