@@ -50,6 +50,7 @@ test('400 px: the report list and the open report first, the filters in a drawer
   await page.locator('[data-testid=facet-testcase] input').first().check();
   await page.waitForFunction((b) => document.querySelector('[data-testid=reports-count]')?.textContent !== b, before);
   assert.match(await page.getByTestId('filters-toggle').textContent(), /^Filters \(1\)$/);
+  assert.equal(await page.locator('aside.filters').isVisible(), true, 'the drawer stays open while choosing');
   await page.keyboard.press('Escape');
   await page.locator('aside.filters').waitFor({ state: 'hidden' });
   assert.equal(await focused(page), 'filters-toggle');

@@ -89,6 +89,10 @@ async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
     })
 }
 
+/// The narrow screens' filter drawer is open.
+#[derive(Clone, Copy)]
+struct Drawer(RwSignal<bool>);
+
 /// The merged catalog the explorer shows; replaced (and the explorer rebuilt from the URL)
 /// when the view needs testcases that are not loaded yet.
 #[derive(Clone, Copy)]
@@ -100,6 +104,8 @@ pub fn App() -> impl IntoView {
     provide_context(loaded);
     let rep = reports::Reports::new();
     provide_context(rep);
+    provide_context(mail::Mail::new());
+    provide_context(Drawer(RwSignal::new(false)));
     theme::provide();
     leptos::task::spawn_local(async move {
         let cat = match first_testcases(rep).await {
@@ -148,10 +154,10 @@ fn Explorer(cat: Cat) -> impl IntoView {
     web::write_url(&state.get_untracked().to_query(), false);
     let nav = Nav { state };
     provide_context(nav);
-    let mail = mail::Mail::new();
-    provide_context(mail);
+    // a mail read, the open drawer outlive an explorer rebuilt by a catalog load (a filter chosen)
+    let mail = expect_context::<mail::Mail>();
     mail::listen(mail, nav);
-    let drawer = RwSignal::new(false);
+    let drawer = expect_context::<Drawer>().0;
     close_on_escape(nav, mail, drawer);
     provide_context(cat.clone());
 

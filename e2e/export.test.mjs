@@ -1,0 +1,102 @@
+// Export in headless Chromium: a report's table, the Compare table and the Changes listing download
+// as CSV with every row and the mail's numbers; the trend downloads as an SVG document (the same
+// drawing as the canvas) and as a PNG. Expects dist/ (trunk build --release).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, DIST, loadIndex } from './harness.mjs';
+
+const index = loadIndex();
+const seedReport = index.reports.find((r) => (r.notes || []).some((n) => n.startsWith('This is not a regression')));
+const seedJob = index.jobs[seedReport.sections[0].job];
+
+let srv;
+let ctx;
+
+before(async () => {
+  srv = await serve(DIST);
+  ctx = await launch();
+});
+
+after(async () => {
+  await ctx?.browser.close();
+  await srv?.close();
+});
+
+/** Click `selector` and return the download's file name and bytes. */
+async function download(page, selector) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: d.suggestedFilename(), bytes: fs.readFileSync(await d.path()) };
+}
+
+/** RFC 4180 lines → arrays of fields (enough for these files: quoted fields may hold commas). */
+function parseCsv(text) {
+  assert.ok(text.endsWith('\r\n'), 'CRLF line ends');
+  return text
+    .slice(0, -2)
+    .split('\r\n')
+    .map((l) => [...l.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m[0] !== '').map((m) => m[1].replace(/^"|"$/g, '').replaceAll('""', '"')));
+}
+
+test("a report's table as CSV: every row, the mail's numbers", async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?report=${encodeURIComponent(seedReport.message_id ?? seedReport.id)}`);
+  await page.getByTestId('table-csv').first().waitFor();
+  const { name, bytes } = await download(page, '[data-testid=table-csv] >> nth=0');
+  assert.match(name, /^lkp-[0-9a-f]{16}-table-1\.csv$/);
+  const rows = parseCsv(bytes.toString('utf8'));
+  assert.deepEqual(rows[0].slice(0, 3), ['metric', 'base_commit', 'base_mean']);
+  const bin = rows.find((r) => r[0] === 'fio.latency_2ms%');
+  assert.ok(bin, 'the 2 ms latency bin row');
+  assert.equal(bin[9], '7.1', 'its change as the mail printed it (absolute, for a % metric)');
+  assert.equal(bin[10], 'absolute');
+  // as many rows as the mail's first table (the page may show fewer until "show all")
+  const doc = JSON.parse(fs.readFileSync(path.join(DIST, 'data', 'd', `${seedReport.id}.json`), 'utf8'));
+  const job = doc.sections[0].rows[0].job;
+  const inMail = doc.sections[0].rows.filter((r) => r.job === job).length;
+  assert.equal(rows.length - 1, inMail);
+  assert.deepEqual(errors, []);
+});
+
+test('Compare and Changes as CSV: as many rows as the view lists', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+  await page.getByTestId('compare-table').waitFor();
+  const summary = await page.locator('.compare-summary').first().textContent();
+  const shown = Number(summary.match(/(\d+) shown/)[1]);
+  const c = parseCsv((await download(page, '[data-testid=compare-csv]')).bytes.toString('utf8'));
+  assert.equal(c.length - 1, shown, summary);
+  assert.ok(c.slice(1).every((r) => r.length === 12 && r[1] && r[5]), 'base and head commits on every row');
+
+  await page.goto(`${srv.url}?view=changes&testcase=fio-basic`);
+  await page.getByTestId('changes-table').waitFor();
+  const s = await page.getByTestId('changes-summary').textContent();
+  const n = Number(s.match(/(\d+) shown/)[1]);
+  const { name, bytes } = await download(page, '[data-testid=changes-csv]');
+  assert.equal(name, 'lkp-changes.csv');
+  const ch = parseCsv(bytes.toString('utf8'));
+  assert.equal(ch.length - 1, n, s);
+  assert.deepEqual(ch[0].slice(0, 4), ['testcase', 'job', 'job_label', 'metric']);
+  assert.ok(ch.slice(1).every((r) => r[0] === 'fio-basic'));
+  const noted = ch.find((r) => r[3] === 'fio.latency_2ms%' && /This is not a regression/.test(r.at(-1)));
+  assert.ok(noted, "the maintainer's note travels with the change");
+  assert.deepEqual(errors, []);
+});
+
+test('the trend as SVG and PNG', async () => {
+  const { page, errors } = ctx;
+  await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+  const svg = await download(page, '[data-testid=chart-svg]');
+  assert.equal(svg.name, 'lkp-blogbench.write_score.svg');
+  const text = svg.bytes.toString('utf8');
+  assert.match(text, /^<svg [^>]*width="\d+" height="380"/);
+  assert.ok((text.match(/<circle/g) || []).length >= 2, 'the points are drawn');
+  const png = await download(page, '[data-testid=chart-png]');
+  assert.equal(png.name, 'lkp-blogbench.write_score.png');
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+  assert.ok(png.bytes.length > 2000, `${png.bytes.length} bytes`);
+  assert.deepEqual(errors, []);
+});
