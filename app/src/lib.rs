@@ -15,6 +15,7 @@ pub mod html;
 pub mod mail;
 pub mod reports;
 pub mod search;
+pub mod shared;
 pub mod state;
 pub mod views;
 

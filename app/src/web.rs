@@ -205,7 +205,7 @@ pub async fn load_changes(
     cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
     skip_missing: bool,
-) -> Result<crate::ui::Shared<Vec<Arc<model::ChangesShard>>>, String> {
+) -> Result<crate::shared::Shared<Vec<Arc<model::ChangesShard>>>, String> {
     let mut out = Vec::new();
     for t in testcases {
         let Some(part) = cat.parts.get(&t) else { continue };
@@ -219,7 +219,7 @@ pub async fn load_changes(
             Err(e) => return Err(e),
         }
     }
-    Ok(crate::ui::Shared(Arc::new(out)))
+    Ok(crate::shared::Shared(Arc::new(out)))
 }
 
 /// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,

@@ -1,7 +1,7 @@
 //! The compare view: one job's metrics between a base and a head commit, as lkp's ncompare
 //! prints them; filter by namespace and direction, sort, click a row for its trend.
 
-use super::trend::Shared;
+use super::Shared;
 use super::{commit_option_label, Cat, Nav};
 use crate::catalog::Catalog;
 use crate::compare::{self, Row};

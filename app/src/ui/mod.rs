@@ -14,7 +14,7 @@ mod trend;
 
 pub use theme::Dark;
 
-pub use trend::Shared;
+pub use crate::shared::Shared;
 
 use crate::catalog::{from_query, Catalog};
 use crate::state::{Tab, ViewState};

@@ -17,6 +17,9 @@ use std::time::Duration;
 const LIST_STEP: usize = 100;
 /// Suggestions under the search box.
 const SUGGESTIONS: usize = 8;
+/// The pause in typing after which suggestions are searched, and the URL's `q=` written.
+const SUGGEST_DELAY: Duration = Duration::from_millis(25);
+const URL_DELAY: Duration = Duration::from_millis(250);
 
 /// Every report summary known so far (the root's newest, then every page of the list) and the
 /// search index over them. Lives above the explorer, so a catalog load does not drop it.
@@ -138,6 +141,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     let open = RwSignal::new(false);
     let highlight = RwSignal::new(None::<usize>);
     let timer = StoredValue::new_local(None::<TimeoutHandle>);
+    let url_timer = StoredValue::new_local(None::<TimeoutHandle>);
     let hits = Memo::new(move |_| {
         let q = query.get();
         rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default())
@@ -152,19 +156,21 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
         open.set(true);
         highlight.set(None);
         rep.ensure_all(r1.clone());
-        if let Some(h) = timer.get_value() {
-            h.clear();
+        // Suggestions wait for a short pause (a burst of keys is searched once; a search of 10^4
+        // reports takes a few ms, so keystroke to suggestions stays under 50 ms); the URL's `q=`
+        // for a longer one (a history write costs several ms in Chromium).
+        for t in [timer, url_timer] {
+            if let Some(h) = t.get_value() {
+                h.clear();
+            }
         }
-        let h = set_timeout_with_handle(
-            move || {
-                query.set(v.clone());
-                let q = (!v.trim().is_empty()).then(|| v.clone());
-                nav.replace(|s| s.q = q);
-            },
-            Duration::from_millis(120),
-        )
-        .ok();
-        timer.set_value(h);
+        let v2 = v.clone();
+        timer.set_value(set_timeout_with_handle(move || query.set(v2), SUGGEST_DELAY).ok());
+        let write_url = move || {
+            let q = (!v.trim().is_empty()).then(|| v.clone());
+            nav.replace(|s| s.q = q);
+        };
+        url_timer.set_value(set_timeout_with_handle(write_url, URL_DELAY).ok());
     };
     let choose = move |t: Target| {
         rep.data.with_untracked(|d| {

@@ -2,7 +2,7 @@
 //! container, shows a tooltip from Rust hit-testing, a legend to show/hide series and the
 //! commit range pickers. All decisions are in `views::trend_model` and `chart`.
 
-use super::{commit_option_label, Cat, Nav};
+use super::{commit_option_label, Cat, Nav, Shared};
 use crate::chart::{css, Geometry, Size};
 use crate::views::{self, TrendModel};
 use crate::{draw, web};
@@ -18,21 +18,6 @@ type TrendResult = Result<Shared<TrendModel>, String>;
 
 /// Chart height in CSS pixels.
 const HEIGHT: f64 = 380.0;
-
-/// An `Arc` compared by identity, so a memo of it is cheap.
-pub struct Shared<T>(pub Arc<T>);
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(self.0.clone())
-    }
-}
-
-impl<T> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 #[derive(Clone, Copy, PartialEq)]
 struct Hover {
