@@ -88,6 +88,15 @@ const VIEWS = [
     await page.locator('[data-testid=compare-row][data-metric="fio.latency_2ms%"] [data-testid=dist-link]').click();
     await page.getByTestId('dist-chart').waitFor();
   }],
+  ['the filter drawer open (narrow screens; the panel as it is on wide ones)', async (page) => {
+    await page.goto(srv.url);
+    await page.getByTestId('report-page').waitFor();
+    const toggle = page.getByTestId('filters-toggle');
+    if (await toggle.isVisible()) {
+      await toggle.click();
+      await page.locator('aside.filters').waitFor({ state: 'visible' });
+    }
+  }],
   ['the mail panel, then a mail read in the browser', async (page) => {
     await page.goto(srv.url);
     await page.getByTestId('report-page').waitFor();

@@ -31,13 +31,25 @@ async function download(page, selector) {
   return { name: d.suggestedFilename(), bytes: fs.readFileSync(await d.path()) };
 }
 
-/** RFC 4180 lines → arrays of fields (enough for these files: quoted fields may hold commas). */
+/** RFC 4180 → rows of fields: quoted fields may hold commas, quotes ("") and line breaks. */
 function parseCsv(text) {
   assert.ok(text.endsWith('\r\n'), 'CRLF line ends');
-  return text
-    .slice(0, -2)
-    .split('\r\n')
-    .map((l) => [...l.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m[0] !== '').map((m) => m[1].replace(/^"|"$/g, '').replaceAll('""', '"')));
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else field += c;
+  }
+  return rows;
 }
 
 test("a report's table as CSV: every row, the mail's numbers", async () => {
@@ -68,7 +80,7 @@ test('Compare and Changes as CSV: as many rows as the view lists', async () => {
   const shown = Number(summary.match(/(\d+) shown/)[1]);
   const c = parseCsv((await download(page, '[data-testid=compare-csv]')).bytes.toString('utf8'));
   assert.equal(c.length - 1, shown, summary);
-  assert.ok(c.slice(1).every((r) => r.length === 12 && r[1] && r[5]), 'base and head commits on every row');
+  assert.ok(c.slice(1).every((r) => r.length === 12 && r[1] && r[5]), 'twelve fields, base and head commits on every row');
 
   await page.goto(`${srv.url}?view=changes&testcase=fio-basic`);
   await page.getByTestId('changes-table').waitFor();
@@ -79,6 +91,7 @@ test('Compare and Changes as CSV: as many rows as the view lists', async () => {
   const ch = parseCsv(bytes.toString('utf8'));
   assert.equal(ch.length - 1, n, s);
   assert.deepEqual(ch[0].slice(0, 4), ['testcase', 'job', 'job_label', 'metric']);
+  assert.ok(ch.every((r) => r.length === ch[0].length), 'every row has every field');
   assert.ok(ch.slice(1).every((r) => r[0] === 'fio-basic'));
   const noted = ch.find((r) => r[3] === 'fio.latency_2ms%' && /This is not a regression/.test(r.at(-1)));
   assert.ok(noted, "the maintainer's note travels with the change");

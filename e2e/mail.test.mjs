@@ -81,10 +81,10 @@ test('a dropped mail of a hosted job is shown with the hosted reports of that jo
     }, Buffer.from(MINE, 'latin1').toString('base64'));
     await page.waitForSelector('.report.from-mail [data-testid=report-commit]');
     assert.match(await page.textContent('.report.from-mail [data-testid=report-commit]'), /0123456789/);
-    assert.equal(await page.$('[data-testid=mail-hosted]'), null, 'this mail is not in the hosted data');
     assert.equal(await page.evaluate(() => document.body.classList.contains('dropping')), false);
-    // the hosted report of the same job is listed beside it, and opens
+    // the hosted report of the same job is listed beside it (the whole list is known by then), and opens
     await page.waitForSelector('.report.from-mail [data-testid=job-report]');
+    assert.equal(await page.$('[data-testid=mail-hosted]'), null, 'this mail is not in the hosted data');
     assert.equal(await page.textContent('.report.from-mail [data-testid=job-report]'), SUBJECT);
     await page.click('.report.from-mail [data-testid=job-report]');
     await page.waitForSelector('[data-testid=report-page]:not(.from-mail)');
@@ -149,7 +149,9 @@ test('under a sub-path (/x/y/) the worker loads relative to the page', async () 
     await page.click('[data-testid=mail-open]');
     await page.setInputFiles('[data-testid=mail-file]', { name: '028.eml', mimeType: 'message/rfc822', buffer: Buffer.from(MAIL, 'latin1') });
     await page.waitForSelector('.report.from-mail [data-testid=report-subject]');
-    assert.ok(workerRequests(server.requests).every((r) => / \/x\/y\/mail-worker\S* 200$/.test(r)), server.requests.join('\n'));
+    const got = workerRequests(server.requests);
+    assert.equal(got.length, 3, got.join('\n'));
+    assert.ok(got.every((r) => / \/x\/y\/mail-worker\S* 200$/.test(r)), server.requests.join('\n'));
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -291,6 +291,14 @@ pub fn defaults(cat: &Catalog) -> ViewState {
     let mut s = ViewState::default();
     let headline = idx.headlines.iter().find(|h| h.job.is_some()).or(idx.headlines.first());
     let Some(h) = headline else {
+        // No catalog loaded (the first screen loads none): the newest report's headline metric.
+        let newest = cat.root.newest.first().and_then(|r| Some((r.testcases.first()?, r.metric.as_ref()?)));
+        if let Some((tc, m)) = newest {
+            s.facets.insert(FacetKey::Testcase, [tc.clone()].into());
+            s.metric = Some(m.clone());
+            s.tab = Tab::Trend;
+            return s;
+        }
         // No headline at all: fall back to the first testcase's first KPI.
         if let Some(t) = idx.testcases.first() {
             s.facets.insert(FacetKey::Testcase, [t.name.clone()].into());

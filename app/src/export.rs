@@ -90,30 +90,24 @@ pub fn rows_csv<'a>(rows: impl IntoIterator<Item = &'a Row>, base: &str, head: &
     )
 }
 
-/// A report's table: its rows, then its fail:runs rows (`fails:runs` in the mean columns, the
-/// `%reproduction` as the change).
+/// `fails:runs` as the mean and runs columns (`0:6` → `0`, `6`; an unstated side stays empty).
+fn fail_cell(cell: &str) -> [String; 3] {
+    let (fails, runs) = cell.split_once(':').unwrap_or((cell, ""));
+    [fails.to_string(), String::new(), runs.to_string()]
+}
+
+/// A report's table: its rows, then its fail:runs rows (the failing runs as the mean, the runs as
+/// the runs, the `%reproduction` as the change).
 pub fn table_csv(t: &Table) -> String {
     let mut out = rows_csv(&t.rows, &t.base, &t.head);
     let fails = csv(
         &[],
         t.fails.iter().map(|f| {
+            let [bf, bs, br] = fail_cell(&f.cells[0]);
+            let [hf, hs, hr] = fail_cell(&f.cells[1]);
             let (b, h) = (t.base.clone(), t.head.clone());
-            let change = f.change.trim_end_matches('%').to_string();
-            let e = String::new;
-            vec![
-                f.metric.clone(),
-                b,
-                f.cells[0].clone(),
-                e(),
-                e(),
-                h,
-                f.cells[1].clone(),
-                e(),
-                e(),
-                change,
-                "reproduction".into(),
-                e(),
-            ]
+            let change = f.change.trim_start_matches('+').trim_end_matches('%').to_string();
+            vec![f.metric.clone(), b, bf, bs, br, h, hf, hs, hr, change, "reproduction".into(), String::new()]
         }),
     );
     out.push_str(fails.trim_start_matches("\r\n"));
@@ -234,12 +228,13 @@ mod tests {
             rows: vec![],
             fails: vec![crate::reports::FailRow {
                 metric: "dmesg.oops".into(),
-                cells: vec!["0:6".into(), "6:6".into()],
-                change: "100%".into(),
+                cells: vec!["0:6".into(), ":6".into()],
+                change: "+100%".into(),
             }],
         };
         let s = table_csv(&t);
-        assert_eq!(s, format!("{}\r\ndmesg.oops,b,0:6,,,h,6:6,,,100,reproduction,\r\n", ROW_HEADER.join(",")));
+        // fails and runs in their own columns (a spreadsheet would read `0:6` as a time)
+        assert_eq!(s, format!("{}\r\ndmesg.oops,b,0,,6,h,,,6,100,reproduction,\r\n", ROW_HEADER.join(",")));
     }
 
     #[test]

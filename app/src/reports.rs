@@ -121,7 +121,8 @@ pub fn tables(doc: &ReportDoc, weight: &dyn Fn(&str) -> i8) -> Vec<Table> {
                     if r.fail {
                         t.fails.push(fail_row(r, h));
                     } else {
-                        t.rows.push(compare_row(r, h, weight(&r.metric)));
+                        let w = if r.weight != 0 { r.weight } else { weight(&r.metric) };
+                        t.rows.push(compare_row(r, h, w));
                     }
                 }
                 if !t.rows.is_empty() || !t.fails.is_empty() {
@@ -385,7 +386,7 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
         let mut code = String::new();
         crate::html::link(
             &mut code,
-            commit_url(&c.id).as_deref(),
+            commit_url(&c.id).or_else(|| c.url.clone()).as_deref(),
             &c.id,
             &format!("<code>{}</code>", esc(model::short_id(&c.id))),
         );
@@ -782,6 +783,24 @@ mod tests {
         );
         assert_eq!(t[0].fails[0].change, "+100%");
         assert_eq!(t[0].rows[0].head.as_ref().map(|c| c.text()), Some("90.00".into()));
+    }
+
+    #[test]
+    fn a_documents_own_directions_and_links_serve_without_a_catalog() {
+        // the first screen loads no catalog: the document's row weights colour the table...
+        let mut d = doc();
+        d.sections[0].rows[0].weight = 1;
+        let t = tables(&d, &|_| 0);
+        assert_eq!(t[0].rows[0].direction, Direction::Regression, "fio.write_iops fell: a regression");
+        // ...and a catalog's direction does not override a stated one
+        let t = tables(&d, &|_| -1);
+        assert_eq!(t[0].rows[0].direction, Direction::Regression);
+        // the document's commit link, when the catalog knows none
+        d.commits = vec![model::DocCommit { id: "aaa1234".into(), url: Some("https://git.example/c/aaa1234".into()), ..Default::default() }];
+        let html = head_html(&d, &|_| None);
+        assert!(html.contains("href=\"https://git.example/c/aaa1234\""), "{html}");
+        let html = head_html(&d, &|_| Some("https://cat.example/aaa1234".into()));
+        assert!(html.contains("href=\"https://cat.example/aaa1234\"") && !html.contains("git.example"), "{html}");
     }
 
     fn summary(id: &str, tc: &str, machine: &str, fs: &str, commit: &str) -> ReportSummary {

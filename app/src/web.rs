@@ -18,7 +18,12 @@ thread_local! {
     static CACHE: RefCell<HashMap<String, Arc<dyn Any + Send + Sync>>> = RefCell::new(HashMap::new());
 }
 
-fn js_error(e: JsValue) -> String {
+/// A JS error, a worker's `ErrorEvent` or a thrown value, as a message.
+pub fn js_error(e: JsValue) -> String {
+    if let Some(ev) = e.dyn_ref::<web_sys::ErrorEvent>() {
+        let m = ev.message();
+        return if m.is_empty() { "the worker stopped".into() } else { m };
+    }
     if let Some(err) = e.dyn_ref::<js_sys::Error>() {
         return String::from(err.message());
     }

@@ -274,6 +274,15 @@ pub fn check_commit_url(template: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A commit's link: the `--commit-url` template for a hex id, else the per-tree default. The one
+/// rule for the catalogs' commits and the report documents' commits.
+pub fn commit_link(template: Option<&str>, tree: Option<&str>, id: &str) -> Option<String> {
+    match template {
+        Some(t) if is_hex(id) => Some(t.replace("{sha}", id)),
+        _ => default_commit_url(tree, id),
+    }
+}
+
 /// Commit URL for a commit on `tree`: cgit on git.kernel.org, GitHub; `None` when unknown.
 pub fn default_commit_url(tree: Option<&str>, id: &str) -> Option<String> {
     const TORVALDS: &str = "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git";
@@ -520,7 +529,7 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     let (docs, duplicates) = dedup_documents(docs);
     let docs = sort_by_time(docs);
     let mut scripts = BTreeMap::new();
-    let reports: Vec<ReportDoc> = docs.iter().map(|d| crate::docfile::to_doc(d, &mut scripts)).collect();
+    let reports: Vec<ReportDoc> = docs.iter().map(|d| crate::docfile::to_doc(d, &mut scripts, opts)).collect();
     let testcases = build_testcases(split_by_testcase(docs), opts);
     (Dataset { testcases, reports, scripts }, duplicates)
 }
@@ -596,10 +605,7 @@ fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) ->
         .iter()
         .map(|id| {
             let mut c = table.commits[id].clone();
-            c.url = match &opts.commit_url {
-                Some(t) if is_hex(&c.id) => Some(t.replace("{sha}", &c.id)),
-                _ => default_commit_url(c.tree.as_deref(), &c.id),
-            };
+            c.url = commit_link(opts.commit_url.as_deref(), c.tree.as_deref(), &c.id);
             c.seen = seen.get(id.as_str()).copied();
             c
         })

@@ -2,14 +2,15 @@
 //! round trip is exact for everything the build reads, so an incremental import can rebuild a
 //! testcase from the report documents of the dataset instead of the original mails.
 
-use crate::build::{lore_url, report_id};
+use crate::build::{commit_link, lore_url, report_id, Options};
 use crate::doc::{CommitInfo, Document, HeadlineInfo, JobKey, Row, RowKind, Section};
 use model::{paths, DocCommit, DocHeadline, DocJob, DocRow, DocSection, ReportDoc, SCHEMA_VERSION};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// The report document of `d`; its script text goes to `scripts` (by content hash).
-pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc {
+/// The report document of `d`; its script text goes to `scripts` (by content hash). Rows carry
+/// their metric's direction and commits their link by `opts`, as the catalogs do.
+pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &Options) -> ReportDoc {
     let script = d.script.as_ref().map(|s| {
         let h = paths::hash_hex(s.as_bytes());
         scripts.entry(h.clone()).or_insert_with(|| s.clone());
@@ -41,7 +42,7 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc
                             }
                         }
                     });
-                    to_row(r, job)
+                    to_row(r, job, (opts.weight)(&r.metric))
                 })
                 .collect(),
         })
@@ -68,6 +69,7 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc
                 subject: c.subject.clone(),
                 tree: c.tree.clone(),
                 branch: c.branch.clone(),
+                url: commit_link(opts.commit_url.as_deref(), c.tree.as_deref(), &c.id),
             })
             .collect(),
         headlines: d
@@ -85,7 +87,7 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>) -> ReportDoc
     }
 }
 
-fn to_row(r: &Row, job: u32) -> DocRow {
+fn to_row(r: &Row, job: u32, weight: i8) -> DocRow {
     DocRow {
         line: r.line,
         job,
@@ -100,6 +102,7 @@ fn to_row(r: &Row, job: u32) -> DocRow {
         runs: r.runs.clone(),
         run_values: r.run_values.clone(),
         note: r.note.clone(),
+        weight,
     }
 }
 

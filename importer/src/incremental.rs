@@ -115,7 +115,7 @@ pub fn add_with_state(
     let (docs, dups_old) = dedup_documents(all);
     let docs = crate::build::sort_by_time(docs);
     let mut scripts = BTreeMap::new();
-    let reports: Vec<ReportDoc> = docs.iter().map(|d| to_doc(d, &mut scripts)).collect();
+    let reports: Vec<ReportDoc> = docs.iter().map(|d| to_doc(d, &mut scripts, opts)).collect();
     let ids: BTreeSet<&str> = reports.iter().map(|r| r.id.as_str()).collect();
     let mut files: Vec<pack::File> = Vec::new();
     let mut entries: Vec<model::TestcaseEntry> =

@@ -2,7 +2,10 @@
 //! Web Worker) gives, for every real mail in `fixtures/`, exactly the report documents `lkpx
 //! import` published in the bundled `data/` — the same reader, not a second one.
 
-use importer::upload::{read_upload, PASTED};
+use importer::upload::read_upload;
+use model::Upload;
+
+const PASTED: &str = Upload::PASTED;
 use model::{paths, ReportDoc};
 use std::path::{Path, PathBuf};
 
@@ -40,6 +43,7 @@ fn without_lines(s: &[model::DocSection]) -> Vec<model::DocSection> {
 
 #[test]
 fn every_fixture_mail_reads_as_its_published_report_documents() {
+    let sources = published_sources();
     let mut docs = 0;
     for path in mails() {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
@@ -55,7 +59,10 @@ fn every_fixture_mail_reads_as_its_published_report_documents() {
             assert_eq!((&d.commits, &d.headlines), (&want.commits, &want.headlines), "{name}");
             assert_eq!(d.jobs, want.jobs, "{name}");
             if want.source.ends_with(&name) {
+                // this very file was published: everything it said is the same
                 assert_eq!(d.sections, want.sections, "{name}");
+                assert_eq!((&d.subject, &d.date, &d.from), (&want.subject, &want.date, &want.from), "{name}");
+                assert!(d.subject.is_some() && d.date.is_some(), "{name}: a mail has a subject and a date");
             } else {
                 // another copy (a quoting reply, the same mail in another file) was published: the
                 // same rows, at its own line numbers
@@ -71,17 +78,37 @@ fn every_fixture_mail_reads_as_its_published_report_documents() {
             }
             docs += 1;
         }
+        // a file lkpx published a report from gives at least that report
+        let rel = path.strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+        if sources.contains(&rel) {
+            assert!(!up.docs.is_empty(), "{name}: published by lkpx, but no report read here ({:?})", up.skipped);
+        }
     }
     assert!(docs >= 40, "only {docs} report documents");
 }
 
+/// The source file of every published report document.
+fn published_sources() -> std::collections::BTreeSet<String> {
+    let dir = root().join("data").join(paths::report_doc("x")).parent().unwrap().to_path_buf();
+    let mut out = std::collections::BTreeSet::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let d: ReportDoc = serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+        out.insert(d.source);
+    }
+    assert!(out.len() >= 40, "{out:?}");
+    out
+}
+
 #[test]
-fn commit_links_are_lkpx_defaults() {
+fn commit_links_and_directions_are_lkpx_defaults() {
     let path = root().join("fixtures/corpus/028.txt");
     let up = read_upload("028.eml", std::fs::read(path).unwrap());
     let d = &up.docs[0];
     let head = d.commits.iter().find(|c| c.id.starts_with("4ae2edf12d")).expect("the head commit");
-    let url = &up.commit_urls[&head.id];
+    let url = head.url.as_deref().expect("a link");
+    // rows carry lkp's direction of their metric (fio.write_iops: higher is better)
+    let row = d.sections.iter().flat_map(|s| &s.rows).find(|r| r.metric == "fio.write_iops").unwrap();
+    assert_eq!(row.weight, 1);
     assert!(url.starts_with("https://git.kernel.org/") && url.contains(&head.id), "{url}");
 }
 

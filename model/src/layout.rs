@@ -170,6 +170,10 @@ pub struct DocCommit {
     pub tree: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// Its link, as the catalogs give it (`--commit-url`, else per tree): the report page links it
+    /// without the testcase's catalog.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl ReportDoc {
@@ -237,6 +241,14 @@ pub struct DocRow {
     /// A trailing annotation after the metric name (`<-------- (a)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The metric's direction by lkp's lists: 1 higher is better, -1 lower is better, 0 unknown. The
+    /// report page colours its rows by it without the testcase's catalog.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub weight: i8,
+}
+
+fn is_zero(w: &i8) -> bool {
+    *w == 0
 }
 
 /// `data/a/<hash>.json`: how far an import has read each list archive, and the replies still
@@ -285,13 +297,16 @@ pub struct Upload {
     /// The reproduce scripts the docs name (`ReportDoc::script` → text).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub scripts: BTreeMap<String, String>,
-    /// Commit id → its link, as `lkpx` would make it (per tree).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub commit_urls: BTreeMap<String, String>,
     /// Not a report, and the importer's reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
     /// Problems, each naming the input and line (`name:line: message`), as `lkpx` prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+}
+
+impl Upload {
+    /// The name of text pasted onto the page (it has no file name), in the importer's messages
+    /// (`pasted text:12: …`).
+    pub const PASTED: &'static str = "pasted text";
 }

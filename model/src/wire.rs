@@ -221,7 +221,8 @@ pub mod metrics {
 }
 
 /// One report-document row as `[line, job, metric, values, stddev_pct, changes, change_kind, flags, fails,
-/// runs, run_values, note]`, flags = fail (1) | aggregate (2); the trailing four only up to the last
+/// runs, run_values, note]`, flags = fail (1) | aggregate (2) | higher is better (4) | lower is better
+/// (8) (the metric's `weight`; neither: unknown); the trailing four only up to the last
 /// non-empty one. Every vector is written as it is (an empty one stays `[]`), so a document reads back to
 /// the same struct and an incremental import rebuilds the same bytes.
 struct DocRowOut<'a>(&'a DocRow);
@@ -239,7 +240,8 @@ impl Serialize for DocRowOut<'_> {
         seq.serialize_element(&r.stddev_pct)?;
         seq.serialize_element(&r.changes)?;
         seq.serialize_element(&r.change_kind)?;
-        seq.serialize_element(&(u8::from(r.fail) | (u8::from(r.aggregate) << 1)))?;
+        let weight = u8::from(r.weight > 0) << 2 | u8::from(r.weight < 0) << 3;
+        seq.serialize_element(&(u8::from(r.fail) | (u8::from(r.aggregate) << 1) | weight))?;
         if tail > 0 {
             seq.serialize_element(&r.fails)?;
         }
@@ -292,6 +294,7 @@ impl<'de> Visitor<'de> for DocRowVisitor {
             metric,
             fail: flags & 1 != 0,
             aggregate: flags & 2 != 0,
+            weight: if flags & 4 != 0 { 1 } else if flags & 8 != 0 { -1 } else { 0 },
             values,
             stddev_pct,
             changes,
@@ -416,7 +419,9 @@ mod tests {
             DocRow { stddev_pct: vec![], changes: vec![], change_kind: vec![], ..base.clone() },
             DocRow { fail: true, fails: vec![Some(0), Some(3)], runs: vec![Some(6), Some(6)], ..base.clone() },
             DocRow { aggregate: true, note: Some("<-------- (a)".into()), ..base.clone() },
-            DocRow { run_values: vec![Some(vec![1.0, 2.0]), None], ..base },
+            DocRow { run_values: vec![Some(vec![1.0, 2.0]), None], ..base.clone() },
+            DocRow { weight: 1, ..base.clone() },
+            DocRow { weight: -1, fail: true, aggregate: true, ..base },
         ];
         let sec = crate::DocSection { rows, ..Default::default() };
         let text = serde_json::to_string(&sec).unwrap();
@@ -426,5 +431,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(r#",2,[],[],[],"<-------- (a)"]"#), "{text}");
+        // the direction in the flags: higher is better 4, lower is better 8
+        assert!(text.contains(r#"["percent"],4]"#) && text.contains(r#"["percent"],11]"#), "{text}");
     }
 }

@@ -1,8 +1,8 @@
 //! The page's mail reader, run as a Web Worker (`mail-worker_loader.js`, built by trunk from
 //! `index.html`) and loaded only when a mail is dropped, chosen or pasted. It receives
-//! `{name, bytes}` messages, reads each with the importer's own parser
-//! (`importer::upload::read_upload`) and answers with the `model::Upload` as JSON. It first
-//! posts `"ready"`: messages sent before its handler exists would be lost.
+//! `{id, name, bytes}` messages, reads each with the importer's own parser
+//! (`importer::upload::read_upload`) and answers `{id, answer}`, the `model::Upload` as JSON. It
+//! first posts `"ready"`: messages sent before its handler exists would be lost.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -14,11 +14,13 @@ fn main() {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         let data = ev.data();
         let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
-        let name = field("name").as_string().unwrap_or_else(|| importer::upload::PASTED.to_string());
+        let name = field("name").as_string().unwrap_or_else(|| model::Upload::PASTED.to_string());
         let bytes = js_sys::Uint8Array::new(&field("bytes")).to_vec();
-        let json = answer(&name, bytes);
+        let out = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&out, &JsValue::from_str("id"), &field("id"));
+        let _ = js_sys::Reflect::set(&out, &JsValue::from_str("answer"), &JsValue::from_str(&answer(&name, bytes)));
         // the page is gone when this fails: nobody to tell
-        let _ = reply.post_message(&JsValue::from_str(&json));
+        let _ = reply.post_message(&out);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -35,7 +37,7 @@ fn answer(name: &str, bytes: Vec<u8>) -> String {
 fn main() {
     // Natively, a filter for trying the reader: `mail-worker NAME < mail` prints the answer.
     use std::io::Read;
-    let name = std::env::args().nth(1).unwrap_or_else(|| importer::upload::PASTED.to_string());
+    let name = std::env::args().nth(1).unwrap_or_else(|| model::Upload::PASTED.to_string());
     let mut bytes = Vec::new();
     std::io::stdin().read_to_end(&mut bytes).expect("read stdin");
     println!("{}", answer(&name, bytes));

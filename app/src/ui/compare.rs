@@ -61,6 +61,17 @@ pub fn CompareView() -> impl IntoView {
     }
 }
 
+/// The table's CSV download: the rows `order` shows (all of them, not only the first page).
+fn csv_button(rows: Arc<Vec<Row>>, order: Vec<usize>, pair: (Option<String>, Option<String>), job: &str) -> impl IntoView {
+    let name = crate::export::file_name(&format!("compare-{job}"), "csv");
+    let (base, head) = (pair.0.unwrap_or_default(), pair.1.unwrap_or_default());
+    let export = move |_| {
+        let text = crate::export::rows_csv(order.iter().map(|&i| &rows[i]), &base, &head);
+        let _ = web::download(&name, &text, "text/csv");
+    };
+    view! { <button class="export" data-testid="compare-csv" title="every row shown, as CSV" on:click=export>"CSV"</button> }
+}
+
 fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl IntoView {
     let (ns, dir, sort) = nav.state.with_untracked(|s| (s.ns.clone(), s.dir, s.sort));
     let rows = t.rows.0.clone();
@@ -141,13 +152,7 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
             row_view(cat, nav, &rows[i], job, &job_id, dist.then(|| pair_ids.clone()))
         })
         .collect_view();
-    let csv_rows: Vec<compare::Row> = order.iter().map(|&i| rows[i].clone()).collect();
-    let csv_pair = (ids(base).unwrap_or_default(), ids(head).unwrap_or_default());
-    let csv_name = crate::export::file_name(&format!("compare-{job_id}"), "csv");
-    let export_csv = move |_| {
-        let text = crate::export::rows_csv(&csv_rows, &csv_pair.0, &csv_pair.1);
-        let _ = crate::web::download(&csv_name, &text, "text/csv");
-    };
+    let csv = csv_button(rows.clone(), order.clone(), (ids(base), ids(head)), &job_id);
     let summary =
         format!("{} metrics · {} shown · {n_reg} regressions · {n_imp} improvements", rows.len(), order.len());
     let commit_link = |c: Option<u32>| {
@@ -218,7 +223,7 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
             </div>
             <p class="compare-summary">
                 {summary} " · " {commit_link(base)} " → " {commit_link(head)} " "
-                <button class="export" data-testid="compare-csv" title="every row shown, as CSV" on:click=export_csv>"CSV"</button>
+                {csv}
             </p>
             <table class="compare-table" data-testid="compare-table">
                 <thead>

@@ -27,31 +27,48 @@ pub struct Mail {
     pub pick: RwSignal<usize>,
     /// The "Read a mail" panel is open.
     pub panel: RwSignal<bool>,
+    /// Bumped by every mail given and every close: a read's answer is shown only if none came after.
+    generation: StoredValue<u64>,
 }
 
 impl Mail {
     pub fn new() -> Mail {
-        Mail { state: RwSignal::new(MailState::Idle), pick: RwSignal::new(0), panel: RwSignal::new(false) }
+        Mail {
+            state: RwSignal::new(MailState::Idle),
+            pick: RwSignal::new(0),
+            panel: RwSignal::new(false),
+            generation: StoredValue::new(0),
+        }
     }
 
+    /// Drop the shown mail; a mail still being read is dropped too (its answer is ignored).
     pub fn close(self) {
+        self.generation.update_value(|g| *g += 1);
         if self.state.with_untracked(|s| *s != MailState::Idle) {
             self.state.set(MailState::Idle);
         }
     }
 
-    /// Read `bytes` (named `name`) in the worker and show the outcome on the Reports tab.
-    fn read(self, nav: Nav, name: String, bytes: js_sys::Uint8Array) {
-        if self.state.with_untracked(|s| matches!(s, MailState::Reading(_))) {
-            return;
-        }
+    /// Show `state` on the Reports tab.
+    fn show(self, nav: Nav, state: MailState) {
         self.panel.set(false);
-        self.state.set(MailState::Reading(name.clone()));
+        self.state.set(state);
         if nav.state.with_untracked(|s| s.tab != Tab::Reports) {
             nav.push(|s| s.tab = Tab::Reports);
         }
+    }
+
+    /// Read `bytes` (named `name`) in the worker and show the outcome; a mail given meanwhile, or a
+    /// close, supersedes it.
+    fn read(self, nav: Nav, name: String, bytes: js_sys::Uint8Array) {
+        self.generation.update_value(|g| *g += 1);
+        let mine = self.generation.get_value();
+        self.show(nav, MailState::Reading(name.clone()));
         leptos::task::spawn_local(async move {
             let r = mailreader::read_mail(&name, bytes).await;
+            if self.generation.get_value() != mine {
+                return;
+            }
             self.pick.set(0);
             self.state.set(match r {
                 Ok(up) => MailState::Read(Arc::new(up)),
@@ -62,7 +79,7 @@ impl Mail {
 
     fn read_text(self, nav: Nav, text: &str) {
         if !text.trim().is_empty() {
-            self.read(nav, PASTED.to_string(), js_sys::Uint8Array::from(text.as_bytes()));
+            self.read(nav, Upload::PASTED.to_string(), js_sys::Uint8Array::from(text.as_bytes()));
         }
     }
 
@@ -70,15 +87,11 @@ impl Mail {
         leptos::task::spawn_local(async move {
             match mailreader::file_bytes(&f).await {
                 Ok(b) => self.read(nav, f.name(), b),
-                Err(e) => self.state.set(MailState::Failed(e)),
+                Err(e) => self.show(nav, MailState::Failed(e)),
             }
         });
     }
 }
-
-/// The name pasted text goes by in the importer's messages (`pasted text:12: …`); the worker
-/// uses it too when none is given.
-const PASTED: &str = "pasted text";
 
 fn is_editable(t: Option<web_sys::EventTarget>) -> bool {
     let Some(el) = t.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };

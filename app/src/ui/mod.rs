@@ -69,8 +69,9 @@ pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShar
     (job, current)
 }
 
-/// The testcases whose catalogs the page loads first: those the URL selects; with no query, the
-/// newest report's; with a query that selects none (a job, a commit…), every testcase.
+/// The testcases whose catalogs the page loads first: those the URL selects; none for the reports
+/// view (the first screen: the root, the open report's document); with another query that
+/// selects none (a job, a commit…), every testcase.
 /// The reports list starts from the root's newest (`rep` is passed in: an async task has no
 /// reactive owner to take a context from).
 async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
@@ -82,8 +83,7 @@ async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
     Ok(if !selected.is_empty() {
         selected
     } else if query.is_empty() || s.tab == crate::state::Tab::Reports {
-        let newest = root.newest.iter().find_map(|r| r.testcases.first());
-        newest.or(root.testcases.first().map(|t| &t.name)).into_iter().cloned().collect()
+        vec![]
     } else {
         root.testcases.iter().map(|t| t.name.clone()).collect()
     })
@@ -200,26 +200,6 @@ fn Explorer(cat: Cat) -> impl IntoView {
                 || s.metric.as_deref().and_then(crate::dist::family).is_some_and(|p| histograms.contains(p))
         })
     };
-    let copied = RwSignal::new(String::new());
-    let copy_link = move |_| {
-        web::flush_url();
-        let href = web::current_href();
-        leptos::task::spawn_local(async move {
-            copied.set(match web::copy_text(&href).await {
-                Ok(()) => "link copied".into(),
-                Err(_) => format!("copy failed; the link: {href}"),
-            });
-        });
-    };
-    let t = &cat.index.totals;
-    let status = format!(
-        "{} reports · {} testcases · {} jobs · {} series · {} points",
-        t.reports,
-        cat.root.testcases.len(),
-        t.jobs,
-        t.series,
-        t.points,
-    );
     let tcat = cat.clone();
     let tab_button = move |which: Tab, label: &'static str, testid: &'static str| {
         view! {
@@ -243,30 +223,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
         }
     };
     view! {
-        <section class="bar" aria-label="Search and tools">
-            <button
-                class="filters-toggle"
-                data-testid="filters-toggle"
-                aria-controls="filters"
-                aria-expanded=move || drawer.get().to_string()
-                on:click=move |_| {
-                    drawer.update(|d| *d = !*d);
-                    if drawer.get_untracked() {
-                        web::focus_after_frame("[data-testid=filters-close]".into());
-                    }
-                }
-            >
-                {move || match nav.state.with(|s| s.facets.values().map(|v| v.len()).sum::<usize>()) {
-                    0 => "Filters".to_string(),
-                    n => format!("Filters ({n})"),
-                }}
-            </button>
-            <reports::SearchBox root=cat.root.clone() />
-            <span class="status" data-testid="status">{status}</span>
-            <button class="copy-link" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
-            <span class="copied">{move || copied.get()}</span>
-            <mail::MailPanel />
-        </section>
+        <Bar cat=cat.clone() drawer=drawer />
         <div class="layout">
             <aside class="filters" id="filters" class:open=move || drawer.get() aria-label="Filters">
                 <button class="drawer-close" data-testid="filters-close" on:click=move |_| drawer.set(false)>"Close filters"</button>
@@ -306,6 +263,69 @@ fn Explorer(cat: Cat) -> impl IntoView {
                 <commit::CommitPanel />
             </main>
         </div>
+    }
+}
+
+/// The bar under the header: the filter drawer's button (narrow screens), the search box, the
+/// dataset's size, Copy link, and the mail panel.
+#[component]
+fn Bar(cat: Cat, drawer: RwSignal<bool>) -> impl IntoView {
+    let copied = RwSignal::new(String::new());
+    let copy_link = move |_| {
+        web::flush_url();
+        let href = web::current_href();
+        leptos::task::spawn_local(async move {
+            copied.set(match web::copy_text(&href).await {
+                Ok(()) => "link copied".into(),
+                Err(_) => format!("copy failed; the link: {href}"),
+            });
+        });
+    };
+    let t = &cat.index.totals;
+    let status = format!(
+        "{} reports · {} testcases · {} jobs · {} series · {} points",
+        t.reports,
+        cat.root.testcases.len(),
+        t.jobs,
+        t.series,
+        t.points,
+    );
+    view! {
+        <section class="bar" aria-label="Search and tools">
+            <FiltersToggle drawer=drawer />
+            <reports::SearchBox root=cat.root.clone() />
+            <span class="status" data-testid="status">{status}</span>
+            <button class="copy-link" data-testid="copy-link" on:click=copy_link>"Copy link"</button>
+            <span class="copied">{move || copied.get()}</span>
+            <mail::MailPanel />
+        </section>
+    }
+}
+
+/// The narrow screens' "Filters (N)" button: opens the drawer (focus on its Close button).
+#[component]
+fn FiltersToggle(drawer: RwSignal<bool>) -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let label = move || match nav.state.with(|s| s.facets.values().map(|v| v.len()).sum::<usize>()) {
+        0 => "Filters".to_string(),
+        n => format!("Filters ({n})"),
+    };
+    let toggle = move |_| {
+        drawer.update(|d| *d = !*d);
+        if drawer.get_untracked() {
+            web::focus_after_frame("[data-testid=filters-close]".into());
+        }
+    };
+    view! {
+        <button
+            class="filters-toggle"
+            data-testid="filters-toggle"
+            aria-controls="filters"
+            aria-expanded=move || drawer.get().to_string()
+            on:click=toggle
+        >
+            {label}
+        </button>
     }
 }
 

@@ -130,7 +130,42 @@ fn target_label(list: &[ReportSummary], t: &Target) -> (String, String) {
     }
 }
 
-/// The search box: suggestions as you type (debounced), arrows move, Enter opens the best (or
+/// The search box's two timers. Suggestions wait for a short pause (a burst of keys is searched
+/// once; a search of 10^4 reports takes a few ms, so keystroke to suggestions stays under 50 ms);
+/// the URL's `q=` for a longer one (a history write costs several ms in Chromium).
+#[derive(Clone, Copy)]
+struct Pauses {
+    suggest: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+    url: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+}
+
+impl Pauses {
+    fn new() -> Pauses {
+        Pauses { suggest: StoredValue::new_local(None), url: StoredValue::new_local(None) }
+    }
+
+    fn cancel(self) {
+        for t in [self.suggest, self.url] {
+            if let Some(h) = t.get_value() {
+                h.clear();
+            }
+        }
+    }
+
+    /// `v` was typed: search it after a short pause, write it to the URL after a longer one.
+    fn typed(self, v: String, query: RwSignal<String>, nav: Nav) {
+        self.cancel();
+        let v2 = v.clone();
+        self.suggest.set_value(set_timeout_with_handle(move || query.set(v2), SUGGEST_DELAY).ok());
+        let write_url = move || {
+            let q = (!v.trim().is_empty()).then(|| v.clone());
+            nav.replace(|s| s.q = q);
+        };
+        self.url.set_value(set_timeout_with_handle(write_url, URL_DELAY).ok());
+    }
+}
+
+/// The search box: suggestions as you type (after a 25 ms pause), arrows move, Enter opens the best (or
 /// highlighted) match, Esc closes; `/` anywhere focuses it.
 #[component]
 pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
@@ -140,8 +175,8 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     let query = RwSignal::new(raw.get_untracked());
     let open = RwSignal::new(false);
     let highlight = RwSignal::new(None::<usize>);
-    let timer = StoredValue::new_local(None::<TimeoutHandle>);
-    let url_timer = StoredValue::new_local(None::<TimeoutHandle>);
+    let pauses = Pauses::new();
+    let mail = expect_context::<Mail>();
     let hits = Memo::new(move |_| {
         let q = query.get();
         rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default())
@@ -156,23 +191,12 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
         open.set(true);
         highlight.set(None);
         rep.ensure_all(r1.clone());
-        // Suggestions wait for a short pause (a burst of keys is searched once; a search of 10^4
-        // reports takes a few ms, so keystroke to suggestions stays under 50 ms); the URL's `q=`
-        // for a longer one (a history write costs several ms in Chromium).
-        for t in [timer, url_timer] {
-            if let Some(h) = t.get_value() {
-                h.clear();
-            }
-        }
-        let v2 = v.clone();
-        timer.set_value(set_timeout_with_handle(move || query.set(v2), SUGGEST_DELAY).ok());
-        let write_url = move || {
-            let q = (!v.trim().is_empty()).then(|| v.clone());
-            nav.replace(|s| s.q = q);
-        };
-        url_timer.set_value(set_timeout_with_handle(write_url, URL_DELAY).ok());
+        pauses.typed(v, query, nav);
     };
     let choose = move |t: Target| {
+        // a pending suggestion search or URL write of the typed text must not come back after this
+        pauses.cancel();
+        mail.close();
         rep.data.with_untracked(|d| {
             if let Some(d) = d {
                 open_target(nav, &d.list, &t);
@@ -218,7 +242,10 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
             }
         }
     });
-    on_cleanup(move || slash.remove());
+    on_cleanup(move || {
+        slash.remove();
+        pauses.cancel();
+    });
     let items = move || {
         let list = rep.data.with(|d| d.as_ref().map(|d| d.list.clone())).unwrap_or_default();
         hits.get()
@@ -310,10 +337,14 @@ pub fn ReportsView() -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         match act.as_str() {
-            "open" => nav.push(|s| {
-                s.tab = Tab::Reports;
-                s.open = Some(value);
-            }),
+            "open" => {
+                // also when it is the open report: a mail shown instead of it gives way
+                mail.close();
+                nav.push(|s| {
+                    s.tab = Tab::Reports;
+                    s.open = Some(value);
+                })
+            }
             "more" => {
                 rep.ensure_all(r2.clone());
                 shown.update(|n| *n += LIST_STEP);
@@ -449,18 +480,15 @@ fn MailReport(up: Arc<Upload>) -> impl IntoView {
     }
 }
 
-/// A report's page; `mail` when it was read in the browser (its scripts and commit links are there).
+/// A report's page; `mail` when it was read in the browser (its scripts are there).
 fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let cat = expect_context::<Cat>();
     let nav = expect_context::<Nav>();
     let c2 = cat.clone();
     let tables = Arc::new(reports::tables(&d, &move |m| c2.direction(m)));
     let c3 = cat.clone();
-    let m2 = mail.clone();
-    let head = reports::head_html(&d, &move |id| {
-        let hosted = c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone());
-        hosted.or_else(|| m2.as_ref().and_then(|m| m.commit_urls.get(id).cloned()))
-    });
+    // the catalog's link (it may know the full id from a git log), else the document's own
+    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()));
     let all = RwSignal::new(false);
     let (t2, id) = (tables.clone(), d.id.clone());
     let body = move || {
@@ -531,12 +559,16 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
     let rep = expect_context::<Reports>();
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
+    let mail = expect_context::<Mail>();
     let target = StoredValue::new(None::<(String, String, String)>);
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         ev.prevent_default();
         match act.as_str() {
-            "open" => nav.push(|s| s.open = Some(value)),
+            "open" => {
+                mail.close();
+                nav.push(|s| s.open = Some(value))
+            }
             "trend" => {
                 if let Some((tc, m, job)) = target.get_value() {
                     nav.push(|s| {
@@ -563,6 +595,8 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
                 (Arc::new(list), (0..n).collect(), commits, true)
             }
             None => {
+                // the first screen loads no catalog: the job's other reports come from the whole list
+                rep.ensure_all(cat.root.clone());
                 let Some(data) = rep.data.get() else { return String::new() };
                 let others = reports::same_job(&data.list, &me);
                 let commits = reports::commits_measured(&data.list, &others, &me);

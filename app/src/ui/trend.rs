@@ -192,24 +192,6 @@ pub fn Trend() -> impl IntoView {
         }
     };
     let stale = move || panels.with(|p| p.as_ref().is_some_and(|(stale, _)| *stale));
-    let file = move |ext: &str| {
-        let metric = nav.state.with_untracked(|s| s.metric.clone()).unwrap_or_else(|| "trend".into());
-        crate::export::file_name(&metric, ext)
-    };
-    // SVG: drawn again by the same code into an SVG document, in the page's theme and width.
-    let export_svg = move |_| {
-        let Some(Ok(m)) = model.get_untracked() else { return };
-        let theme = if dark.0.get_untracked() { &crate::chart::DARK } else { &crate::chart::LIGHT };
-        let m = &m.0;
-        let svg = draw::svg(&m.data, &m.slot_labels, m.selected_slot, width.get_untracked().floor(), HEIGHT, theme);
-        let _ = web::download(&file("svg"), &svg, "image/svg+xml");
-    };
-    // PNG: the canvas as drawn (at the screen's pixel ratio).
-    let export_png = move |_| {
-        if let Some(url) = canvas.get_untracked().and_then(|c| c.to_data_url().ok()) {
-            let _ = web::download_url(&file("png"), &url);
-        }
-    };
     view! {
         <section class="trend">
             <div
@@ -236,13 +218,43 @@ pub fn Trend() -> impl IntoView {
                 <div class="step-layer" inner_html=step_lines></div>
                 {tooltip}
             </div>
-            <div class="chart-export">
-                "Export the chart: "
-                <button class="export" data-testid="chart-svg" on:click=export_svg>"SVG"</button>
-                <button class="export" data-testid="chart-png" on:click=export_png>"PNG"</button>
-            </div>
+            {chart_export(nav, model, width, canvas)}
             <div class="trend-panels" class:stale=stale aria-busy=move || stale().to_string()>{body}</div>
         </section>
+    }
+}
+
+/// The chart's SVG and PNG downloads. SVG: drawn again by the same code into an SVG document, in
+/// the page's theme and width; PNG: the canvas as drawn (at the screen's pixel ratio).
+fn chart_export(
+    nav: Nav,
+    model: Memo<Option<TrendResult>>,
+    width: RwSignal<f64>,
+    canvas: NodeRef<leptos::html::Canvas>,
+) -> impl IntoView {
+    let dark = expect_context::<super::Dark>();
+    let file = move |ext: &str| {
+        let metric = nav.state.with_untracked(|s| s.metric.clone()).unwrap_or_else(|| "trend".into());
+        crate::export::file_name(&metric, ext)
+    };
+    let export_svg = move |_| {
+        let Some(Ok(m)) = model.get_untracked() else { return };
+        let theme = if dark.0.get_untracked() { &crate::chart::DARK } else { &crate::chart::LIGHT };
+        let m = &m.0;
+        let svg = draw::svg(&m.data, &m.slot_labels, m.selected_slot, width.get_untracked().floor(), HEIGHT, theme);
+        let _ = web::download(&file("svg"), &svg, "image/svg+xml");
+    };
+    let export_png = move |_| {
+        if let Some(url) = canvas.get_untracked().and_then(|c| c.to_data_url().ok()) {
+            let _ = web::download_url(&file("png"), &url);
+        }
+    };
+    view! {
+        <div class="chart-export">
+            "Export the chart: "
+            <button class="export" data-testid="chart-svg" on:click=export_svg>"SVG"</button>
+            <button class="export" data-testid="chart-png" on:click=export_png>"PNG"</button>
+        </div>
     }
 }
 
