@@ -40,7 +40,8 @@ fn field(v: &JsValue, k: &str) -> JsValue {
 
 /// Start the worker: `ready` settles on its "ready" (or its first error); answers go to `pending`.
 fn start() -> Result<Reader, String> {
-    let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| format!("cannot start the mail reader: {}", js_error(e)))?;
+    let worker =
+        web_sys::Worker::new(WORKER_URL).map_err(|e| format!("cannot start the mail reader: {}", js_error(e)))?;
     let pending: Rc<RefCell<HashMap<u32, Settle>>> = Rc::default();
     let ready_settle: Rc<RefCell<Option<Settle>>> = Rc::default();
     let rs = ready_settle.clone();
@@ -98,6 +99,7 @@ fn drop_reader(why: &str) {
 /// `p`, or a rejection with `why` after `ms`.
 fn within(p: &js_sys::Promise, ms: i32, why: String) -> js_sys::Promise {
     let timeout = js_sys::Promise::new(&mut |_, rej| {
+        let why = why.clone();
         let cb = Closure::once_into_js(move || {
             let _ = rej.call1(&JsValue::NULL, &JsValue::from_str(&why));
         });
@@ -108,8 +110,12 @@ fn within(p: &js_sys::Promise, ms: i32, why: String) -> js_sys::Promise {
     js_sys::Promise::race(&js_sys::Array::of2(p, &timeout))
 }
 
-/// Post one request; the promise of its answer.
-fn request(name: &str, bytes: &js_sys::Uint8Array) -> Result<(js_sys::Promise, js_sys::Promise), String> {
+/// One request: the worker (started if need be), its "ready", and the message with the promise of
+/// its answer (registered under the request's id).
+fn request(
+    name: &str,
+    bytes: &js_sys::Uint8Array,
+) -> Result<(web_sys::Worker, js_sys::Promise, JsValue, js_sys::Promise), String> {
     READER.with(|cell| {
         let mut cell = cell.borrow_mut();
         if cell.is_none() {
@@ -126,25 +132,21 @@ fn request(name: &str, bytes: &js_sys::Uint8Array) -> Result<(js_sys::Promise, j
         for (k, v) in [("id", JsValue::from(id)), ("name", JsValue::from_str(name)), ("bytes", bytes.into())] {
             js_sys::Reflect::set(&msg, &JsValue::from_str(k), &v).map_err(js_error)?;
         }
-        // posted once the worker said "ready": a message sent before its handler exists is lost
-        let (w, ready) = (r.worker.clone(), r.ready.clone());
-        let post = Closure::once_into_js(move || {
-            let _ = w.post_message(&msg);
-        });
-        let posted = ready.then(&post.unchecked_into());
-        Ok((posted, answer))
+        Ok((r.worker.clone(), r.ready.clone(), msg.into(), answer))
     })
 }
 
 /// Read one mail (`bytes` as given: gzip, mbox, `.eml` or text) in the worker.
 pub async fn read_mail(name: &str, bytes: js_sys::Uint8Array) -> Result<model::Upload, String> {
-    let (posted, answer) = request(name, &bytes)?;
-    let started = within(&posted, START_MS, format!("did not start within {} s", START_MS / 1000));
+    let (worker, ready, msg, answer) = request(name, &bytes)?;
+    // posted once the worker said "ready": a message sent before its handler exists is lost
+    let started = within(&ready, START_MS, format!("did not start within {} s", START_MS / 1000));
     if let Err(e) = JsFuture::from(started).await {
         let why = format!("could not load the mail reader ({WORKER_URL}): {}", js_error(e));
         drop_reader(&why);
         return Err(why);
     }
+    worker.post_message(&msg).map_err(js_error)?;
     let answered = within(&answer, READ_MS, format!("no answer within {} s", READ_MS / 1000));
     let json = match JsFuture::from(answered).await {
         Ok(v) => v.as_string().ok_or("the mail reader answered something else")?,
@@ -159,6 +161,7 @@ pub async fn read_mail(name: &str, bytes: js_sys::Uint8Array) -> Result<model::U
 
 /// The bytes of a dropped or chosen file.
 pub async fn file_bytes(f: &web_sys::File) -> Result<js_sys::Uint8Array, String> {
-    let buf = JsFuture::from(f.array_buffer()).await.map_err(|e| format!("cannot read {}: {}", f.name(), js_error(e)))?;
+    let buf =
+        JsFuture::from(f.array_buffer()).await.map_err(|e| format!("cannot read {}: {}", f.name(), js_error(e)))?;
     Ok(js_sys::Uint8Array::new(&buf))
 }

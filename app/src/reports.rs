@@ -796,7 +796,11 @@ mod tests {
         let t = tables(&d, &|_| -1);
         assert_eq!(t[0].rows[0].direction, Direction::Regression);
         // the document's commit link, when the catalog knows none
-        d.commits = vec![model::DocCommit { id: "aaa1234".into(), url: Some("https://git.example/c/aaa1234".into()), ..Default::default() }];
+        d.commits = vec![model::DocCommit {
+            id: "aaa1234".into(),
+            url: Some("https://git.example/c/aaa1234".into()),
+            ..Default::default()
+        }];
         let html = head_html(&d, &|_| None);
         assert!(html.contains("href=\"https://git.example/c/aaa1234\""), "{html}");
         let html = head_html(&d, &|_| Some("https://cat.example/aaa1234".into()));

@@ -243,12 +243,12 @@ pub struct DocRow {
     pub note: Option<String>,
     /// The metric's direction by lkp's lists: 1 higher is better, -1 lower is better, 0 unknown. The
     /// report page colours its rows by it without the testcase's catalog.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_unknown")]
     pub weight: i8,
 }
 
-fn is_zero(w: &i8) -> bool {
-    *w == 0
+fn is_unknown(weight: &i8) -> bool {
+    *weight == 0
 }
 
 /// `data/a/<hash>.json`: how far an import has read each list archive, and the replies still

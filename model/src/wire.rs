@@ -294,7 +294,13 @@ impl<'de> Visitor<'de> for DocRowVisitor {
             metric,
             fail: flags & 1 != 0,
             aggregate: flags & 2 != 0,
-            weight: if flags & 4 != 0 { 1 } else if flags & 8 != 0 { -1 } else { 0 },
+            weight: if flags & 4 != 0 {
+                1
+            } else if flags & 8 != 0 {
+                -1
+            } else {
+                0
+            },
             values,
             stddev_pct,
             changes,

@@ -62,7 +62,12 @@ pub fn CompareView() -> impl IntoView {
 }
 
 /// The table's CSV download: the rows `order` shows (all of them, not only the first page).
-fn csv_button(rows: Arc<Vec<Row>>, order: Vec<usize>, pair: (Option<String>, Option<String>), job: &str) -> impl IntoView {
+fn csv_button(
+    rows: Arc<Vec<Row>>,
+    order: Vec<usize>,
+    pair: (Option<String>, Option<String>),
+    job: &str,
+) -> impl IntoView {
     let name = crate::export::file_name(&format!("compare-{job}"), "csv");
     let (base, head) = (pair.0.unwrap_or_default(), pair.1.unwrap_or_default());
     let export = move |_| {
