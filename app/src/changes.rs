@@ -195,48 +195,23 @@ pub fn apply_control(f: &mut ChangesFilter, name: &str, value: &str, checked: bo
     let some = |v: &str| (!v.is_empty()).then(|| v.to_string());
     match name {
         "ns" => f.ns = some(value),
-        "dir" => {
-            f.dir = match value {
-                "regression" => Some(Direction::Regression),
-                "improvement" => Some(Direction::Improvement),
-                "undefined" => Some(Direction::Undefined),
-                _ => None,
-            }
-        }
-        "source" => {
-            f.source = match value {
-                "stated" => Some(SourceFilter::Stated),
-                "detected" => Some(SourceFilter::Detected),
-                _ => None,
-            }
-        }
-        "sig" => {
-            f.sig = match value {
-                "significant" => Some(SigFilter::Significant),
-                "not-significant" => Some(SigFilter::NotSignificant),
-                "unknown" => Some(SigFilter::Unknown),
-                _ => None,
-            }
-        }
+        "dir" => f.dir = value.parse().ok(),
+        "source" => f.source = value.parse().ok(),
+        "sig" => f.sig = value.parse().ok(),
         // Empty, zero, negative or not a number: no minimum.
         "min" => f.min = Hundredths::parse(value).filter(|m| m.0 > 0),
         "noise" => f.noise = Hundredths::parse(value).filter(|m| m.0 > 0),
         "headline" => f.headline = checked,
-        "sort" => {
-            f.sort = match value {
-                "noise" => ChangesSort::Noise,
-                "metric" => ChangesSort::Metric,
-                "commit" => ChangesSort::Commit,
-                _ => ChangesSort::Change,
-            }
-        }
+        "sort" => f.sort = value.parse().unwrap_or_default(),
         _ => return false,
     }
     true
 }
 
-fn opts(xs: &[(&str, &str)]) -> Vec<(String, String)> {
-    xs.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()
+/// A select's options: "all" (no filter), then `(value, label)` pairs.
+fn choices<const N: usize>(xs: [(&str, &str); N]) -> Vec<(String, String)> {
+    let all = std::iter::once((String::new(), "all".to_string()));
+    all.chain(xs.iter().map(|(v, l)| (v.to_string(), l.to_string()))).collect()
 }
 
 /// The filter controls of the Changes view, each named for `apply_control`.
@@ -247,35 +222,24 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Strin
     select(&mut o, "ns", "changes-ns", &ns, f.ns.as_deref().unwrap_or(""));
     o.push_str("</label><label>direction ");
     let dir = f.dir.map_or("", |d| d.as_str());
-    let dirs = [
-        ("", "all"),
-        ("regression", "regressions"),
-        ("improvement", "improvements"),
-        ("undefined", "direction unknown"),
+    let labels = [
+        (Direction::Regression, "regressions"),
+        (Direction::Improvement, "improvements"),
+        (Direction::Undefined, "direction unknown"),
     ];
-    select(&mut o, "dir", "changes-dir", &opts(&dirs), dir);
+    select(&mut o, "dir", "changes-dir", &choices(labels.map(|(d, l)| (d.as_str(), l))), dir);
     o.push_str("</label><label>source ");
-    let src = match f.source {
-        Some(SourceFilter::Stated) => "stated",
-        Some(SourceFilter::Detected) => "detected",
-        None => "",
-    };
-    let srcs = [("", "all"), ("stated", "stated by a report"), ("detected", "detected (change points)")];
-    select(&mut o, "source", "changes-source", &opts(&srcs), src);
+    let labels = [(SourceFilter::Stated, "stated by a report"), (SourceFilter::Detected, "detected (change points)")];
+    let src = f.source.map_or("", |v| v.as_str());
+    select(&mut o, "source", "changes-source", &choices(labels.map(|(v, l)| (v.as_str(), l))), src);
     o.push_str("</label><label>significance ");
-    let sig = match f.sig {
-        Some(SigFilter::Significant) => "significant",
-        Some(SigFilter::NotSignificant) => "not-significant",
-        Some(SigFilter::Unknown) => "unknown",
-        None => "",
-    };
-    let sigs = [
-        ("", "all"),
-        ("significant", "p < 0.05"),
-        ("not-significant", "not significant (p ≥ 0.05)"),
-        ("unknown", "unknown (run counts not stated)"),
+    let labels = [
+        (SigFilter::Significant, "p < 0.05"),
+        (SigFilter::NotSignificant, "not significant (p ≥ 0.05)"),
+        (SigFilter::Unknown, "unknown (run counts not stated)"),
     ];
-    select(&mut o, "sig", "changes-sig", &opts(&sigs), sig);
+    let sig = f.sig.map_or("", |v| v.as_str());
+    select(&mut o, "sig", "changes-sig", &choices(labels.map(|(v, l)| (v.as_str(), l))), sig);
     let min = f.min.map(|m| m.to_string()).unwrap_or_default();
     let noise = f.noise.map(|m| m.to_string()).unwrap_or_default();
     let _ = write!(
@@ -289,12 +253,8 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Strin
         esc(&noise),
         if f.headline { " checked" } else { "" }
     );
-    for (key, label) in [
-        (ChangesSort::Change, "change"),
-        (ChangesSort::Noise, "noise"),
-        (ChangesSort::Metric, "metric"),
-        (ChangesSort::Commit, "commit"),
-    ] {
+    for &key in ChangesSort::ALL {
+        let label = key.as_str();
         let active = if f.sort == key { " active" } else { "" };
         let _ = write!(
             o,

@@ -4,7 +4,7 @@
 
 use crate::compare::{Cell, Row};
 use crate::html::esc;
-use crate::state::{FacetKey, ViewState};
+use crate::state::{FacetKey, SortKey, ViewState};
 use model::stats::{change_kind, format_value};
 use model::{Direction, ReportDoc, ReportSummary};
 use std::fmt::Write;
@@ -483,14 +483,17 @@ fn rows_html(out: &mut String, rows: &[Row], f: &TableFilter) {
     out.push_str("<div class=\"controls\"><label>namespace ");
     crate::html::select(out, "ns", "report-ns", &opts, f.ns.as_deref().unwrap_or(""));
     out.push_str("</label> <label>direction ");
-    let dirs: Vec<(String, String)> = ["", "regression", "improvement"]
-        .iter()
-        .map(|d| (d.to_string(), if d.is_empty() { "any" } else { d }.to_string()))
+    let dirs: Vec<(String, String)> = std::iter::once((String::new(), "any".to_string()))
+        .chain([Direction::Regression, Direction::Improvement].map(|d| (d.as_str().into(), d.as_str().into())))
         .collect();
     crate::html::select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
-    out.push_str("</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"name\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"change\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>");
+    let (name, change) = (SortKey::Name.as_str(), SortKey::Change.as_str());
+    let _ = write!(
+        out,
+        "</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{name}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{change}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>"
+    );
     let ix = crate::compare::view(rows, f.ns.as_deref(), f.dir, f.sort);
     let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
     for &k in &ix[..limit] {

@@ -108,6 +108,35 @@ pub enum ChangesSort {
     Commit,
 }
 
+/// `as_str`, `FromStr` and `ALL` for a view-state enum from one table of spellings: the URL, the
+/// controls' values and their handlers all go through it, so each string is written once.
+macro_rules! spelled {
+    ($t:ident { $($v:ident => $s:literal),+ $(,)? }) => {
+        impl $t {
+            pub const ALL: &'static [$t] = &[$($t::$v),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($t::$v => $s),+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $t {
+            type Err = ();
+
+            fn from_str(s: &str) -> Result<$t, ()> {
+                $t::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(())
+            }
+        }
+    };
+}
+
+spelled!(SortKey { Change => "change", Name => "name" });
+spelled!(SourceFilter { Stated => "stated", Detected => "detected" });
+spelled!(SigFilter { Significant => "significant", NotSignificant => "not-significant", Unknown => "unknown" });
+spelled!(ChangesSort { Change => "change", Noise => "noise", Metric => "metric", Commit => "commit" });
+
 /// A non-negative decimal with at most two decimals (`2.5`, `0.05`, `12`), held exactly as an
 /// integer count of hundredths so that its text form round-trips without float parsing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -257,8 +286,8 @@ impl ViewState {
         if let Some(d) = self.dir {
             out.push(format!("dir={}", d.as_str()));
         }
-        if self.sort == SortKey::Name {
-            out.push("sort=name".into());
+        if self.sort != SortKey::default() {
+            out.push(format!("sort={}", self.sort.as_str()));
         }
         let c = &self.changes;
         if let Some(ns) = &c.ns {
@@ -268,10 +297,10 @@ impl ViewState {
             out.push(format!("ch.dir={}", d.as_str()));
         }
         if let Some(src) = c.source {
-            out.push(format!("ch.source={}", source_str(src)));
+            out.push(format!("ch.source={}", src.as_str()));
         }
         if let Some(sig) = c.sig {
-            out.push(format!("ch.sig={}", sig_str(sig)));
+            out.push(format!("ch.sig={}", sig.as_str()));
         }
         if let Some(min) = c.min {
             out.push(format!("ch.min={min}"));
@@ -282,8 +311,8 @@ impl ViewState {
         if c.headline {
             out.push("ch.headline=1".into());
         }
-        if let Some(sort) = changes_sort_str(c.sort) {
-            out.push(format!("ch.sort={sort}"));
+        if c.sort != ChangesSort::default() {
+            out.push(format!("ch.sort={}", c.sort.as_str()));
         }
         out.join("&")
     }
@@ -345,16 +374,13 @@ impl ViewState {
                     Ok(d) => s.changes.dir = Some(d),
                     Err(n) => notices.push(n),
                 },
-                "ch.source" => match single().as_str() {
-                    "stated" => s.changes.source = Some(SourceFilter::Stated),
-                    "detected" => s.changes.source = Some(SourceFilter::Detected),
-                    other => notices.push(format!("unknown change source `{}` ignored", shorten(other))),
+                "ch.source" => match single().parse() {
+                    Ok(v) => s.changes.source = Some(v),
+                    Err(()) => notices.push(format!("unknown change source `{}` ignored", shorten(&single()))),
                 },
-                "ch.sig" => match single().as_str() {
-                    "significant" => s.changes.sig = Some(SigFilter::Significant),
-                    "not-significant" => s.changes.sig = Some(SigFilter::NotSignificant),
-                    "unknown" => s.changes.sig = Some(SigFilter::Unknown),
-                    other => notices.push(format!("unknown significance `{}` ignored", shorten(other))),
+                "ch.sig" => match single().parse() {
+                    Ok(v) => s.changes.sig = Some(v),
+                    Err(()) => notices.push(format!("unknown significance `{}` ignored", shorten(&single()))),
                 },
                 "ch.min" => match Hundredths::parse(&single()) {
                     Some(v) => s.changes.min = Some(v),
@@ -372,17 +398,13 @@ impl ViewState {
                     "0" => s.changes.headline = false,
                     other => notices.push(format!("`ch.headline={}` ignored (1 or 0)", shorten(other))),
                 },
-                "ch.sort" => match single().as_str() {
-                    "change" => s.changes.sort = ChangesSort::Change,
-                    "noise" => s.changes.sort = ChangesSort::Noise,
-                    "metric" => s.changes.sort = ChangesSort::Metric,
-                    "commit" => s.changes.sort = ChangesSort::Commit,
-                    other => notices.push(format!("unknown sort `{}` ignored", shorten(other))),
+                "ch.sort" => match single().parse() {
+                    Ok(v) => s.changes.sort = v,
+                    Err(()) => notices.push(format!("unknown sort `{}` ignored", shorten(&single()))),
                 },
-                "sort" => match single().as_str() {
-                    "change" => s.sort = SortKey::Change,
-                    "name" => s.sort = SortKey::Name,
-                    other => notices.push(format!("unknown sort `{}` ignored", shorten(other))),
+                "sort" => match single().parse() {
+                    Ok(v) => s.sort = v,
+                    Err(()) => notices.push(format!("unknown sort `{}` ignored", shorten(&single()))),
                 },
                 k => match k.strip_prefix("p.") {
                     Some(param) if !param.is_empty() => {
@@ -400,37 +422,7 @@ impl ViewState {
 }
 
 fn parse_direction(v: &str) -> Result<Direction, String> {
-    match v {
-        "regression" => Ok(Direction::Regression),
-        "improvement" => Ok(Direction::Improvement),
-        "undefined" => Ok(Direction::Undefined),
-        other => Err(format!("unknown direction `{}` ignored", shorten(other))),
-    }
-}
-
-fn source_str(s: SourceFilter) -> &'static str {
-    match s {
-        SourceFilter::Stated => "stated",
-        SourceFilter::Detected => "detected",
-    }
-}
-
-fn sig_str(s: SigFilter) -> &'static str {
-    match s {
-        SigFilter::Significant => "significant",
-        SigFilter::NotSignificant => "not-significant",
-        SigFilter::Unknown => "unknown",
-    }
-}
-
-/// The `ch.sort=` value; `None` for the default order.
-fn changes_sort_str(s: ChangesSort) -> Option<&'static str> {
-    match s {
-        ChangesSort::Change => None,
-        ChangesSort::Noise => Some("noise"),
-        ChangesSort::Metric => Some("metric"),
-        ChangesSort::Commit => Some("commit"),
-    }
+    v.parse().map_err(|()| format!("unknown direction `{}` ignored", shorten(v)))
 }
 
 fn join(values: &BTreeSet<String>) -> String {
@@ -492,6 +484,33 @@ fn hex(b: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_spelling_parses_back_and_nothing_else_does() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug + std::str::FromStr<Err = ()>>(
+            all: &[T],
+            str_of: fn(T) -> &'static str,
+        ) {
+            for &v in all {
+                assert_eq!(str_of(v).parse::<T>(), Ok(v));
+            }
+            let names: BTreeSet<&str> = all.iter().map(|&v| str_of(v)).collect();
+            assert_eq!(names.len(), all.len(), "spellings are distinct");
+            for bad in ["", "Change", "name ", "significant!", "regressions"] {
+                assert_eq!(bad.parse::<T>(), Err(()), "{bad:?}");
+            }
+        }
+        check(SortKey::ALL, SortKey::as_str);
+        check(SourceFilter::ALL, SourceFilter::as_str);
+        check(SigFilter::ALL, SigFilter::as_str);
+        check(ChangesSort::ALL, ChangesSort::as_str);
+        check(&[Direction::Regression, Direction::Improvement, Direction::Undefined], Direction::as_str);
+        // the URL says them the same way
+        for &sort in ChangesSort::ALL {
+            let s = ViewState { changes: ChangesFilter { sort, ..Default::default() }, ..Default::default() };
+            assert_eq!(ViewState::parse(&s.to_query()).0, s);
+        }
+    }
 
     fn roundtrip(s: &ViewState) {
         let q = s.to_query();

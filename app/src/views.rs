@@ -188,6 +188,24 @@ pub fn default_pair(cat: &Catalog, job: usize, commits: &[u32]) -> Option<(u32, 
     from_headline.or_else(from_section).or_else(ends)
 }
 
+/// The compare pair: the state's base and head (commit positions) where it names them, the
+/// missing side(s) from `default` (`default_pair`) — a head chosen alone keeps the default base.
+pub fn complete_pair(
+    chosen: (Option<u32>, Option<u32>),
+    default: impl FnOnce() -> Option<(u32, u32)>,
+) -> Option<(u32, u32)> {
+    match chosen {
+        (Some(b), Some(h)) => Some((b, h)),
+        (b, h) => default().map(|(db, dh)| (b.unwrap_or(db), h.unwrap_or(dh))),
+    }
+}
+
+/// A loaded job file belongs to the job the view shows (by the job's id): a resource keeps the
+/// previous job's file while the next one loads, and its rows must not be shown under this job.
+pub fn shard_is_for(cat: &Catalog, job: Option<usize>, shard_job: &str) -> bool {
+    job.and_then(|j| cat.index.jobs.get(j)).is_some_and(|j| j.id == shard_job)
+}
+
 /// The report the commit panel centres on: the state's, else the newest report that measured
 /// the commit for the job, else any that measured it.
 pub fn panel_report(cat: &Catalog, s: &ViewState, commit: usize, job: Option<usize>) -> Option<usize> {
@@ -209,6 +227,26 @@ pub fn panel_script(cat: &Catalog, report: Option<usize>, job: Option<usize>) ->
 mod tests {
     use super::*;
     use crate::catalog::tests::sample_index;
+
+    #[test]
+    fn a_pair_is_completed_from_the_default_side_by_side() {
+        let d = || Some((1, 9));
+        assert_eq!(complete_pair((Some(3), Some(4)), || panic!("not needed")), Some((3, 4)));
+        assert_eq!(complete_pair((None, Some(4)), d), Some((1, 4)), "a head chosen alone keeps the default base");
+        assert_eq!(complete_pair((Some(3), None), d), Some((3, 9)));
+        assert_eq!(complete_pair((None, None), d), Some((1, 9)));
+        assert_eq!(complete_pair((Some(3), None), || None), None, "no default: no pair");
+    }
+
+    #[test]
+    fn a_previous_jobs_file_is_not_shown_under_this_job() {
+        let cat = Catalog::new(sample_index());
+        let (a, b) = (cat.index.jobs[0].id.clone(), cat.index.jobs[1].id.clone());
+        assert!(shard_is_for(&cat, Some(0), &a));
+        assert!(!shard_is_for(&cat, Some(0), &b), "the file of job 1 while job 0 loads");
+        assert!(!shard_is_for(&cat, None, &a), "no job: no file");
+        assert!(!shard_is_for(&cat, Some(99), &a), "a job outside the catalog");
+    }
     use crate::chart::tests::series;
 
     /// A blogbench.write_score shard holding `series`.

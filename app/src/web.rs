@@ -269,6 +269,14 @@ pub fn control_of(ev: &web_sys::Event) -> Option<(String, String, bool)> {
     Some((name, value, checked))
 }
 
+/// A `data-act` or control name no handler knows: the HTML a view writes and its handler
+/// disagree. A panic in debug builds (`trunk serve`, the wasm tests); ignored in release.
+pub fn unknown(kind: &str, name: &str) {
+    if cfg!(debug_assertions) {
+        panic!("unknown {kind} `{name}`: the view and its handler disagree");
+    }
+}
+
 /// Once the next frame has rendered (a re-rendered view has its new elements), do `act` to the
 /// element `selector` names, if any.
 fn after_frame(selector: String, act: fn(web_sys::HtmlElement)) {

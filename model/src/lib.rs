@@ -324,6 +324,18 @@ impl Direction {
     }
 }
 
+impl std::str::FromStr for Direction {
+    type Err = ();
+
+    /// The inverse of `as_str` (the URL's and the controls' spelling).
+    fn from_str(s: &str) -> Result<Direction, ()> {
+        [Direction::Regression, Direction::Improvement, Direction::Undefined]
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or(())
+    }
+}
+
 /// One metric of one testcase, every job's points: what a trend chart draws. Not a file of its
 /// own: the app takes it out of the metric's `TrendChunk` (`assemble::Remap::series_shard`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -62,7 +62,7 @@ pub fn ChangesView() -> impl IntoView {
                         nav.push(|s| changes::open_reproduce(&c2, s, r));
                         web::scroll_to_testid("commit-panel");
                     }
-                    _ => {}
+                    other => web::unknown("action", other),
                 }
             }
         }
@@ -71,7 +71,9 @@ pub fn ChangesView() -> impl IntoView {
         if let Some((name, value, checked)) = web::control_of(&ev) {
             limit.set(PAGE);
             nav.replace(|s| {
-                changes::apply_control(&mut s.changes, &name, &value, checked);
+                if !changes::apply_control(&mut s.changes, &name, &value, checked) {
+                    web::unknown("control", &name);
+                }
             });
         }
     };

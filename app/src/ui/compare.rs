@@ -39,10 +39,7 @@ pub fn CompareView() -> impl IntoView {
                 let pos = |c: &Option<String>| c.as_deref().and_then(|c| c3.commit_pos(c)).map(|c| c as u32);
                 (pos(&s.base), pos(&s.head))
             });
-            let pair = match chosen {
-                (Some(b), Some(h)) => Some((b, h)),
-                (b, h) => views::default_pair(&c3, j, &commits).map(|(db, dh)| (b.unwrap_or(db), h.unwrap_or(dh))),
-            };
+            let pair = views::complete_pair(chosen, || views::default_pair(&c3, j, &commits));
             let rows = pair
                 .map_or_else(Vec::new, |(b, h)| compare::rows(&sh, b, h, |m| c3.metric(m).map_or(0, |i| i.direction)));
             Some(Table { job: j, commits, pair, rows: Shared(Arc::new(rows)) })
@@ -206,14 +203,7 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
                         " direction "
                         <select data-testid="compare-dir" prop:value=dir_value on:change=move |ev| {
                             let v = event_target_value(&ev);
-                            nav.replace(|s| {
-                                s.dir = match v.as_str() {
-                                    "regression" => Some(Direction::Regression),
-                                    "improvement" => Some(Direction::Improvement),
-                                    "undefined" => Some(Direction::Undefined),
-                                    _ => None,
-                                }
-                            })
+                            nav.replace(|s| s.dir = v.parse().ok())
                         }>
                             <option value="" selected=dir.is_none()>"all"</option>
                             <option value="regression" selected=dir == Some(Direction::Regression)>"regressions"</option>

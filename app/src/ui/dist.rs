@@ -16,7 +16,9 @@ pub fn DistView() -> impl IntoView {
     let on_change = move |ev: leptos::ev::Event| {
         if let Some((name, value, _)) = web::control_of(&ev) {
             nav.push(|s| {
-                dist::apply_control(s, &name, &value);
+                if !dist::apply_control(s, &name, &value) {
+                    web::unknown("control", &name);
+                }
             });
         }
     };

@@ -59,8 +59,8 @@ pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShar
     let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
     let current = Signal::derive(move || {
         let loaded = shard.get()?;
-        if let (Ok(Some(sh)), Some(j)) = (&loaded, job.get()) {
-            if cat.index.jobs.get(j).is_none_or(|jj| jj.id != sh.job) {
+        if let Ok(Some(sh)) = &loaded {
+            if !crate::views::shard_is_for(&cat, job.get(), &sh.job) {
                 return None;
             }
         }

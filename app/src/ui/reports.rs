@@ -5,11 +5,11 @@
 use super::mail::{Mail, MailState};
 use super::{Cat, Nav};
 use crate::reports;
-use crate::state::{FacetKey, SortKey, Tab};
+use crate::state::{FacetKey, Tab};
 use crate::web;
 use leptos::prelude::*;
 use model::find::{self, Target};
-use model::{Direction, ReportDoc, ReportSummary, Upload};
+use model::{ReportDoc, ReportSummary, Upload};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -349,7 +349,7 @@ pub fn ReportsView() -> impl IntoView {
                 rep.ensure_all(r2.clone());
                 shown.update(|n| *n += LIST_STEP);
             }
-            _ => {}
+            other => web::unknown("action", other),
         }
     };
     // Up/Down move the open report through the shown rows (the history entry is replaced, as a
@@ -471,7 +471,7 @@ fn MailReport(up: Arc<Upload>) -> impl IntoView {
                 mail.close();
                 nav.push(|s| s.open = Some(value));
             }
-            _ => {}
+            other => web::unknown("action", other),
         }
     };
     view! {
@@ -498,28 +498,22 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         match act.as_str() {
-            "sort" => nav.replace(|s| s.sort = if value == "name" { SortKey::Name } else { SortKey::Change }),
+            "sort" => nav.replace(|s| s.sort = value.parse().unwrap_or_default()),
             "all" => all.set(true),
             "csv" => {
                 let Some(i) = value.parse::<usize>().ok().filter(|&i| i < t2.len()) else { return };
                 let (t, name) = (&t2[i], crate::export::file_name(&format!("{id}-table-{}", i + 1), "csv"));
                 let _ = web::download(&name, &crate::export::table_csv(t), "text/csv");
             }
-            _ => {}
+            other => web::unknown("action", other),
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
         let Some((name, value, _)) = web::control_of(&ev) else { return };
         match name.as_str() {
             "ns" => nav.replace(|s| s.ns = (!value.is_empty()).then_some(value)),
-            "dir" => nav.replace(|s| {
-                s.dir = match value.as_str() {
-                    "regression" => Some(Direction::Regression),
-                    "improvement" => Some(Direction::Improvement),
-                    _ => None,
-                }
-            }),
-            _ => {}
+            "dir" => nav.replace(|s| s.dir = value.parse().ok()),
+            other => web::unknown("control", other),
         }
     };
     let script = d.script.clone();
@@ -580,7 +574,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
                     });
                 }
             }
-            _ => {}
+            other => web::unknown("action", other),
         }
     };
     let html = move || {
