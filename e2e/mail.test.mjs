@@ -40,7 +40,8 @@ test('a mail file chosen in the panel is read in the browser by the worker, fetc
     assert.deepEqual(workerRequests(server.requests), [], 'the worker is not fetched before a mail is given');
     await page.click('[data-testid=mail-open]');
     await page.waitForSelector('[data-testid=mail-panel]');
-    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'mail-text', 'the text box has the focus');
+    // the text box gets the focus after the next frame
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'mail-text', null, { timeout: 2000 });
     await page.setInputFiles('[data-testid=mail-file]', { name: '028.eml', mimeType: 'message/rfc822', buffer: Buffer.from(MAIL, 'latin1') });
     await page.waitForSelector('.report.from-mail [data-testid=report-subject]');
     assert.equal(await page.textContent('.report.from-mail [data-testid=report-subject]'), SUBJECT);
@@ -133,7 +134,8 @@ test('pasted text: a report is read, a mail that is not one gets the importer re
     await page.waitForSelector('[data-testid=mail-panel]');
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=mail-panel]', { state: 'detached' });
-    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'mail-open');
+    // the focus returns after the next frame
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'mail-open', null, { timeout: 2000 });
     await page.click('[data-testid=mail-close]');
     await page.waitForSelector('[data-testid=report-page]:not(.from-mail)');
     assert.deepEqual(errors, []);
