@@ -290,12 +290,45 @@ fn after_frame(selector: String, act: fn(web_sys::HtmlElement)) {
     let _ = w.request_animation_frame(cb.unchecked_ref());
 }
 
-/// Focus the element `selector` names, and bring it into view, after the next frame.
+/// Focus the element `selector` names, and bring it into view, after the next frame; for three
+/// more frames, focus it again if a later re-render replaced it (a list written with `inner_html`
+/// loses the focused node when it is written again).
 pub fn focus_after_frame(selector: String) {
-    after_frame(selector, |el| {
-        let _ = el.focus();
-        el.scroll_into_view_with_bool(false);
+    let me = FOCUS_REQUEST.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
     });
+    focus_in_frames(selector, 4, false, me);
+}
+
+thread_local! {
+    /// The latest focus request: an older one's retries stop (a key held down moves on).
+    static FOCUS_REQUEST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn focus_in_frames(selector: String, frames: u32, focused_once: bool, me: u64) {
+    let Some(w) = web_sys::window() else { return };
+    let cb = Closure::once_into_js(move || {
+        if FOCUS_REQUEST.with(|n| n.get()) != me {
+            return;
+        }
+        let doc = web_sys::window().and_then(|w| w.document());
+        let el = doc.as_ref().and_then(|d| d.query_selector(&selector).ok().flatten());
+        let el = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        let active = doc.and_then(|d| d.active_element());
+        let has_focus =
+            el.as_ref().is_some_and(|e| active.as_ref().is_some_and(|a| a == e.unchecked_ref::<web_sys::Element>()));
+        if let Some(el) = el.filter(|_| !has_focus) {
+            let _ = el.focus();
+            if !focused_once {
+                el.scroll_into_view_with_bool(false);
+            }
+        }
+        if frames > 1 {
+            focus_in_frames(selector, frames - 1, true, me);
+        }
+    });
+    let _ = w.request_animation_frame(cb.unchecked_ref());
 }
 
 /// Scroll the element with `data-testid=testid` into view once the next frame has rendered.
