@@ -4,11 +4,11 @@
 // testcase), the latency distribution, the mail panel and a mail read in the browser — in light and in
 // dark mode, at 1280 px and on a 400 px wide screen. Expects dist/ (trunk build --release).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, DIST, ROOT, loadIndex } from './harness.mjs';
+import { useSite, ROOT, loadIndex } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'e2e/node_modules/axe-core/axe.min.js'), 'utf8');
 const index = loadIndex();
@@ -16,18 +16,8 @@ const seedReport = index.reports.findIndex((r) => (r.notes || []).some((n) => n.
 const seedJob = index.jobs[index.reports[seedReport].sections[0].job];
 const MAIL = fs.readFileSync(path.join(ROOT, 'fixtures/corpus/raw/028.eml'));
 
-let srv;
-let ctx;
-
-before(async () => {
-  srv = await serve(DIST);
-  ctx = await launch();
-});
-
-after(async () => {
-  await ctx?.browser.close();
-  await srv?.close();
-});
+/** The served site and its browser page, for every test of this file. */
+const site = useSite();
 
 /** axe's violations on the page as it is now, one line per rule: id, impact, nodes, first targets. */
 async function violations(page) {
@@ -42,11 +32,11 @@ async function violations(page) {
 /** The views, each: how to get there from a fresh load (light and dark, wide and narrow). */
 const VIEWS = [
   ['first screen: reports list and the newest report', async (page) => {
-    await page.goto(srv.url);
+    await page.goto(site.srv.url);
     await page.getByTestId('report-page').waitFor();
   }],
   ['search suggestions', async (page) => {
-    await page.goto(srv.url);
+    await page.goto(site.srv.url);
     await page.getByTestId('report-page').waitFor();
     await page.keyboard.press('/');
     await page.keyboard.type('btrfs');
@@ -54,16 +44,16 @@ const VIEWS = [
   }],
   ['the seed fio report (notes, tables, profile)', async (page) => {
     const r = index.reports[seedReport];
-    await page.goto(`${srv.url}?report=${encodeURIComponent(r.message_id ?? r.id)}`);
+    await page.goto(`${site.srv.url}?report=${encodeURIComponent(r.message_id ?? r.id)}`);
     await page.getByTestId('report-page').waitFor();
   }],
   ['a report with a perf-profile call tree', async (page) => {
     const r = index.reports.find((r) => /4ae2edf12d/.test(r.subject ?? ''));
-    await page.goto(`${srv.url}?report=${encodeURIComponent(r.message_id ?? r.id)}`);
+    await page.goto(`${site.srv.url}?report=${encodeURIComponent(r.message_id ?? r.id)}`);
     await page.getByTestId('report-page').waitFor();
   }],
   ['trend with the commit panel', async (page) => {
-    await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+    await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
     await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
     const box = await page.locator('[data-testid=chart] canvas').boundingBox();
     const xy = await page.$eval('[data-testid=chart]', (el) => el.dataset.xy);
@@ -72,24 +62,24 @@ const VIEWS = [
     await page.getByTestId('commit-panel').waitFor();
   }],
   ['compare', async (page) => {
-    await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+    await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);
     await page.getByTestId('compare-table').waitFor();
   }],
   ['changes, no testcase', async (page) => {
-    await page.goto(`${srv.url}?view=changes`);
+    await page.goto(`${site.srv.url}?view=changes`);
     await page.locator('main.content table').first().waitFor();
   }],
   ['changes of a testcase', async (page) => {
-    await page.goto(`${srv.url}?view=changes&testcase=fio-basic`);
+    await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic`);
     await page.getByTestId('changes-table').waitFor();
   }],
   ['latency distribution', async (page) => {
-    await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+    await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);
     await page.locator('[data-testid=compare-row][data-metric="fio.latency_2ms%"] [data-testid=dist-link]').click();
     await page.getByTestId('dist-chart').waitFor();
   }],
   ['the filter drawer open (narrow screens; the panel as it is on wide ones)', async (page) => {
-    await page.goto(srv.url);
+    await page.goto(site.srv.url);
     await page.getByTestId('report-page').waitFor();
     const toggle = page.getByTestId('filters-toggle');
     if (await toggle.isVisible()) {
@@ -98,7 +88,7 @@ const VIEWS = [
     }
   }],
   ['the mail panel, then a mail read in the browser', async (page) => {
-    await page.goto(srv.url);
+    await page.goto(site.srv.url);
     await page.getByTestId('report-page').waitFor();
     await page.getByTestId('mail-open').click();
     await page.getByTestId('mail-panel').waitFor();
@@ -111,7 +101,7 @@ const VIEWS = [
 
 for (const [scheme, width] of [['light', 1280], ['dark', 1280], ['light', 400]]) {
   test(`axe-core: zero violations on every view (${scheme}, ${width} px)`, async () => {
-    const { page, errors } = ctx;
+    const { page, errors } = site.ctx;
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width, height: 900 });
     const found = [];

@@ -4,11 +4,11 @@
 // build and dropped URL parameters. Expects dist/ (trunk build --release) and dist-sub/
 // (trunk build --release --public-url /x/y/ --dist dist-sub).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, canvasInkPixels, DIST, DIST_SUB, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
+import { serve, useSite, launch, canvasInkPixels, DIST, DIST_SUB, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
 
 const index = loadIndex();
 const CHART = '[data-testid=chart]';
@@ -48,18 +48,8 @@ async function waitDrawn(page, after = 0) {
 const canvasData = (page) => page.$eval(CANVAS, (c) => c.toDataURL());
 const query = (page) => new URL(page.url()).searchParams;
 
-let srv;
-let ctx;
-
-before(async () => {
-  srv = await serve(DIST);
-  ctx = await launch();
-});
-
-after(async () => {
-  await ctx?.browser.close();
-  await srv?.close();
-});
+/** The served site and its browser page, for every test of this file. */
+const site = useSite();
 
 /** The permalink key of a report summary: its Message-ID, else its id. */
 const keyOf = (r) => r.message_id ?? r.id;
@@ -67,8 +57,8 @@ const keyOf = (r) => r.message_id ?? r.id;
 const norm = (t) => t.replace(/\s+/g, ' ').trim();
 
 test('first screen: the reports list, newest first, with the newest report open, from no query at all', async () => {
-  const { page, errors } = ctx;
-  await page.goto(srv.url);
+  const { page, errors } = site.ctx;
+  await page.goto(site.srv.url);
   const list = page.getByTestId('report-list');
   await list.waitFor();
   assert.match(await page.getByTestId('reports-count').innerText(), new RegExp(`\\b${index.root.newest.length}\\b.* reports`));
@@ -88,8 +78,8 @@ test('first screen: the reports list, newest first, with the newest report open,
 });
 
 test('search: a Message-ID, a commit prefix or subject words open the report; ?report= is its permalink', async () => {
-  const { page, errors } = ctx;
-  await page.goto(srv.url);
+  const { page, errors } = site.ctx;
+  await page.goto(site.srv.url);
   await page.getByTestId('report-list').waitFor();
   const search = page.getByTestId('report-search');
   const withMid = index.root.newest.filter((r) => r.message_id && r.commit && r.subject);
@@ -120,8 +110,8 @@ test('search: a Message-ID, a commit prefix or subject words open the report; ?r
 });
 
 test('arrow keys move the open report through the list, keeping the focus there', async () => {
-  const { page, errors } = ctx;
-  await page.goto(srv.url);
+  const { page, errors } = site.ctx;
+  await page.goto(site.srv.url);
   await page.getByTestId('report-list').waitFor();
   const keys = index.root.newest.map(keyOf);
   await page.locator('[data-testid=report-item] button').first().focus();
@@ -135,10 +125,10 @@ test('arrow keys move the open report through the list, keeping the focus there'
 });
 
 test("a report page says everything the mail said: the seed fio report's latency shift and the maintainer's reply", async () => {
-  const { page, errors } = ctx;
+  const { page, errors } = site.ctx;
   const seed = index.root.newest.find((r) => r.metric === 'fio.latency_2ms%' && r.commit?.startsWith('b027d4c97b'));
   assert.ok(seed, 'the seed report is in the bundled data');
-  await page.goto(`${srv.url}?report=${encodeURIComponent(keyOf(seed))}`);
+  await page.goto(`${site.srv.url}?report=${encodeURIComponent(keyOf(seed))}`);
   await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, seed.id);
   const row = async (m) => (await page.locator(`[data-testid=report-row][data-metric="${m}"]`).first().innerText()).replace(/\s+/g, ' ');
   // The 2 ms bin grew by 7.1 points and the 4 ms bin shrank by 7.3: the rows as the mail printed them.
@@ -153,8 +143,8 @@ test("a report page says everything the mail said: the seed fio report's latency
 });
 
 test('view=trend: the newest headline chart, with its commit link', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=trend`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=trend`);
   await waitDrawn(page);
   const h = firstHeadline(index);
   assert.equal(query(page).get('metric'), h.metric, 'the URL names the shown metric');
@@ -182,8 +172,8 @@ const blogHeadline = index.headlines.find(
 const blogJob = index.jobs[blogHeadline.job];
 
 test('filters and metric finder change the URL and the chart; reloading restores the view', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=trend`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=trend`);
   await waitDrawn(page);
   const before = await canvasData(page);
   const first = await chartState(page);
@@ -227,7 +217,7 @@ test('filters and metric finder change the URL and the chart; reloading restores
   const st = await chartState(page);
 
   // What the chart shows matches the shard: every matching job's series, every observation.
-  const shard = lastShard(srv.requests, 'blogbench.write_score');
+  const shard = lastShard(site.srv.requests, 'blogbench.write_score');
   assert.equal(shard.metric, 'blogbench.write_score');
   const matching = new Set(
     index.jobs
@@ -259,9 +249,9 @@ test('filters and metric finder change the URL and the chart; reloading restores
 });
 
 test('hover shows a tooltip, a click opens the commit panel with link and reproduce script; back/forward', async () => {
-  const { page, errors } = ctx;
+  const { page, errors } = site.ctx;
   const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
-  await page.goto(`${srv.url}?${q}`);
+  await page.goto(`${site.srv.url}?${q}`);
   await waitDrawn(page);
   assert.equal(await page.getByTestId('commit-panel').count(), 0);
   const { xy } = await chartState(page);
@@ -324,11 +314,11 @@ test('hover shows a tooltip, a click opens the commit panel with link and reprod
 });
 
 test('a value a 2018 mail printed without ± is drawn with the "≤ 2 %" band, and the tooltip says so', async () => {
-  const { page, errors } = ctx;
+  const { page, errors } = site.ctx;
   const seed = index.headlines.find((h) => h.metric === 'fio.latency_2ms%' && index.commits[h.head].id.startsWith('b027d4c97b'));
   const job = index.jobs[seed.job];
   const q = new URLSearchParams({ testcase: 'fio-basic', metric: 'fio.latency_100ms%', jobs: job.id });
-  await page.goto(`${srv.url}?${q}`);
+  await page.goto(`${site.srv.url}?${q}`);
   await waitDrawn(page);
   const { xy } = await chartState(page);
   const points = xy.split(';').map((p) => p.split(',').map(Number));
@@ -347,8 +337,8 @@ test('a value a 2018 mail printed without ± is drawn with the "≤ 2 %" band, a
 });
 
 test("compare table shows the mail's numbers; sorting, filtering and a row click", async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=compare&job=${blogJob.id}`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=compare&job=${blogJob.id}`);
   const table = page.getByTestId('compare-table');
   await table.waitFor();
   const row = page.locator('[data-testid=compare-row][data-metric="blogbench.write_score"]');
@@ -395,8 +385,8 @@ test("compare table shows the mail's numbers; sorting, filtering and a row click
 });
 
 test('legend checkboxes and the commit range pickers narrow the chart and the URL', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
   await waitDrawn(page);
   const all = await chartState(page);
   assert.ok(all.drawn >= 2, JSON.stringify(all));
@@ -423,8 +413,8 @@ test('legend checkboxes and the commit range pickers narrow the chart and the UR
 });
 
 test('the chart follows its container width, and hit-testing works on a HiDPI screen', async () => {
-  const { page, browser, errors } = ctx;
-  await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+  const { page, browser, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
   await waitDrawn(page);
   const wide = await page.$eval(CANVAS, (c) => c.width);
   const draws = (await chartState(page)).draws;
@@ -439,7 +429,7 @@ test('the chart follows its container width, and hit-testing works on a HiDPI sc
     const p2 = await hidpi.newPage();
     const pageErrors = [];
     p2.on('pageerror', (e) => pageErrors.push(String(e)));
-    await p2.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+    await p2.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
     await waitDrawn(p2);
     const { w, cw } = await p2.$eval(CANVAS, (c) => ({ w: c.width, cw: c.clientWidth }));
     assert.ok(Math.abs(w - 2 * cw) <= 2, `device pixels: ${w} vs css ${cw}`);
@@ -468,13 +458,13 @@ const canvasPixel = (page, x, y) =>
   );
 
 test('dark mode follows the system, the toggle overrides it and is remembered; the chart follows', async () => {
-  const { browser } = ctx;
+  const { browser } = site.ctx;
   const context = await browser.newContext({ colorScheme: 'dark' });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   try {
-    await page.goto(`${srv.url}?view=trend`);
+    await page.goto(`${site.srv.url}?view=trend`);
     await waitDrawn(page);
     const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     assert.equal(bg, 'rgb(24, 26, 29)', 'a dark system gives the dark page');
@@ -505,8 +495,8 @@ test('dark mode follows the system, the toggle overrides it and is remembered; t
 });
 
 test('tab switches push history; Copy link is there', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=trend`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=trend`);
   await waitDrawn(page);
   const trendUrl = page.url();
   await page.getByTestId('view-tab-compare').click();
@@ -521,7 +511,7 @@ test('tab switches push history; Copy link is there', async () => {
   await page.goBack();
   await waitDrawn(page);
   assert.equal(page.url(), trendUrl);
-  await ctx.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(srv.url).origin });
+  await site.ctx.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.srv.url).origin });
   await page.getByTestId('copy-link').click();
   await page.waitForFunction(() => document.querySelector('.bar .copied')?.textContent === 'link copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
@@ -529,8 +519,8 @@ test('tab switches push history; Copy link is there', async () => {
 });
 
 test('unknown and garbage URL parameters are dropped with a notice, never a blank page', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?foo=bar&view=pie&metric=%E2%82&p.colour=red&commit=zzzzzzz&%ZZ=1`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?foo=bar&view=pie&metric=%E2%82&p.colour=red&commit=zzzzzzz&%ZZ=1`);
   const notice = page.getByTestId('notice');
   await notice.waitFor();
   const text = await notice.innerText();

@@ -2,11 +2,11 @@
 // Changes table (filters in the URL, reload, links), the notes of a report, detected steps on the
 // trend, and the latency distribution of the seed fio report. Expects dist/ (trunk build --release).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange } from './harness.mjs';
+import { useSite, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange } from './harness.mjs';
 
 const index = loadIndex();
 const query = (page) => new URL(page.url()).searchParams;
@@ -24,18 +24,8 @@ const seedReport = index.reports.findIndex((r) => (r.notes || []).some((n) => n.
 const seedJob = index.jobs[index.reports[seedReport].sections[0].job];
 const [seedBase, seedHead] = index.reports[seedReport].sections[0].commits.map((c) => index.commits[c]);
 
-let srv;
-let ctx;
-
-before(async () => {
-  srv = await serve(DIST);
-  ctx = await launch();
-});
-
-after(async () => {
-  await ctx?.browser.close();
-  await srv?.close();
-});
+/** The served site and its browser page, for every test of this file. */
+const site = useSite();
 
 test('the data is what these tests expect', () => {
   assert.equal(blogJob.params.fs, 'xfs');
@@ -45,8 +35,8 @@ test('the data is what these tests expect', () => {
 });
 
 test('Changes tab: the blogbench xfs change; filters in the URL; reload; sort; trend link', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?testcase=blogbench&p.fs=xfs`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?testcase=blogbench&p.fs=xfs`);
   await page.getByTestId('view-tab-changes').click();
   await waitQuery(page, 'view', 'changes');
   await page.getByTestId('changes-table').waitFor();
@@ -107,8 +97,8 @@ test('Changes tab: the blogbench xfs change; filters in the URL; reload; sort; t
 });
 
 test('the seed fio report: its note beside the change, and the 2ms/4ms shift as one distribution', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=changes&testcase=fio-basic&p.rw=randwrite&ch.ns=fio`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic&p.rw=randwrite&ch.ns=fio`);
   await page.getByTestId('changes-table').waitFor();
   const row = page.locator(`[data-testid=change-row][data-metric="fio.latency_2ms%"][data-job="${seedJob.id}"]`);
   assert.equal(await row.count(), 1);
@@ -116,7 +106,7 @@ test('the seed fio report: its note beside the change, and the 2ms/4ms shift as 
   assert.match(await row.getByTestId('change-note').textContent(), /This is not a regression/);
 
   // Compare view → "distribution" link of a bin row.
-  await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+  await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);
   await page.getByTestId('compare-table').waitFor();
   await page.locator('[data-testid=compare-row][data-metric="fio.latency_2ms%"] [data-testid=dist-link]').click();
   await waitQuery(page, 'view', 'dist');
@@ -124,7 +114,7 @@ test('the seed fio report: its note beside the change, and the 2ms/4ms shift as 
 
   // Trend of a bin metric → "show latency distribution", for the selected commit's report pair.
   const q = new URLSearchParams({ testcase: 'fio-basic', metric: 'fio.latency_4ms%', jobs: seedJob.id, job: seedJob.id, commit: seedHead.id });
-  await page.goto(`${srv.url}?${q}`);
+  await page.goto(`${site.srv.url}?${q}`);
   await page.getByTestId('show-dist').click();
   await waitQuery(page, 'view', 'dist');
   await checkSeedDistribution(page);
@@ -160,7 +150,7 @@ async function checkSeedDistribution(page) {
 }
 
 test('detected steps are marked on the trend at their head commit', async () => {
-  const { page, errors } = ctx;
+  const { page, errors } = site.ctx;
   // The bundled reports give no series long enough for change points: add one detected step, at
   // the blogbench headline's head commit, to the trend chunk and to the changes file as served.
   const cat = index.catalogs.blogbench;
@@ -179,7 +169,7 @@ test('detected steps are marked on the trend at their head commit', async () => 
     await route.fulfill({ contentType: 'application/json', body: JSON.stringify({ ...changesFile, changes: [...changesFile.changes, step] }) });
   });
   const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
-  await page.goto(`${srv.url}?${q}`);
+  await page.goto(`${site.srv.url}?${q}`);
   const marker = page.getByTestId('step-marker');
   await marker.waitFor();
   assert.equal(await marker.count(), 1);
@@ -199,8 +189,8 @@ test('detected steps are marked on the trend at their head commit', async () => 
 });
 
 test('Changes with no testcase: the newest headline changes of every testcase, each opening its report', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=changes`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=changes`);
   const table = page.getByTestId('recent-changes');
   await table.waitFor();
   const withHeadline = index.root.newest.filter((r) => r.metric);

@@ -2,28 +2,18 @@
 // as CSV with every row and the mail's numbers; the trend downloads as an SVG document (the same
 // drawing as the canvas) and as a PNG. Expects dist/ (trunk build --release).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex } from './harness.mjs';
+import { useSite, DIST, loadIndex } from './harness.mjs';
 
 const index = loadIndex();
 const seedReport = index.reports.find((r) => (r.notes || []).some((n) => n.startsWith('This is not a regression')));
 const seedJob = index.jobs[seedReport.sections[0].job];
 
-let srv;
-let ctx;
-
-before(async () => {
-  srv = await serve(DIST);
-  ctx = await launch();
-});
-
-after(async () => {
-  await ctx?.browser.close();
-  await srv?.close();
-});
+/** The served site and its browser page, for every test of this file. */
+const site = useSite();
 
 /** Click `selector` and return the download's file name and bytes. */
 async function download(page, selector) {
@@ -53,8 +43,8 @@ function parseCsv(text) {
 }
 
 test("a report's table as CSV: every row, the mail's numbers", async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?report=${encodeURIComponent(seedReport.message_id ?? seedReport.id)}`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?report=${encodeURIComponent(seedReport.message_id ?? seedReport.id)}`);
   await page.getByTestId('table-csv').first().waitFor();
   const { name, bytes } = await download(page, '[data-testid=table-csv] >> nth=0');
   assert.match(name, /^lkp-[0-9a-f]{16}-table-1\.csv$/);
@@ -73,8 +63,8 @@ test("a report's table as CSV: every row, the mail's numbers", async () => {
 });
 
 test('Compare and Changes as CSV: as many rows as the view lists', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?view=compare&job=${seedJob.id}`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);
   await page.getByTestId('compare-table').waitFor();
   const summary = await page.locator('.compare-summary').first().textContent();
   const shown = Number(summary.match(/(\d+) shown/)[1]);
@@ -82,7 +72,7 @@ test('Compare and Changes as CSV: as many rows as the view lists', async () => {
   assert.equal(c.length - 1, shown, summary);
   assert.ok(c.slice(1).every((r) => r.length === 12 && r[1] && r[5]), 'twelve fields, base and head commits on every row');
 
-  await page.goto(`${srv.url}?view=changes&testcase=fio-basic`);
+  await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic`);
   await page.getByTestId('changes-table').waitFor();
   const s = await page.getByTestId('changes-summary').textContent();
   const n = Number(s.match(/(\d+) shown/)[1]);
@@ -99,8 +89,8 @@ test('Compare and Changes as CSV: as many rows as the view lists', async () => {
 });
 
 test('the trend as SVG and PNG', async () => {
-  const { page, errors } = ctx;
-  await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
   const svg = await download(page, '[data-testid=chart-svg]');
   assert.equal(svg.name, 'lkp-blogbench.write_score.svg');

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 /** Repository root (the parent of e2e/). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -385,4 +386,22 @@ export function firstHeadline(index) {
   const tc = index.root.newest[0]?.testcases[0] ?? index.root.testcases[0].name;
   const hs = index.headlines.filter((h) => h.from === tc);
   return hs.find((x) => x.job != null) ?? hs[0];
+}
+
+/**
+ * One static server on `dist` and one Chromium page for a whole test file: started before its first
+ * test, closed after its last. Returns `{srv, ctx}` (filled in by then): `srv` as from serve(), `ctx` as
+ * from launch().
+ */
+export function useSite(dist = DIST) {
+  const site = { srv: null, ctx: null };
+  before(async () => {
+    site.srv = await serve(dist);
+    site.ctx = await launch();
+  });
+  after(async () => {
+    await site.ctx?.browser.close();
+    await site.srv?.close();
+  });
+  return site;
 }

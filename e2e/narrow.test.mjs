@@ -3,22 +3,12 @@
 // going back); a keyboard-only visit — `/` to search, arrows and Enter to open, Tab through controls —
 // always shows where the focus is. Expects dist/ (trunk build --release).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, DIST } from './harness.mjs';
+import { useSite } from './harness.mjs';
 
-let srv;
-let ctx;
-
-before(async () => {
-  srv = await serve(DIST);
-  ctx = await launch();
-});
-
-after(async () => {
-  await ctx?.browser.close();
-  await srv?.close();
-});
+/** The served site and its browser page, for every test of this file. */
+const site = useSite();
 
 const focused = (page) => page.evaluate(() => document.activeElement?.dataset.testid ?? document.activeElement?.tagName);
 const focusRing = (page) =>
@@ -28,9 +18,9 @@ const focusRing = (page) =>
   });
 
 test('400 px: the report list and the open report first, the filters in a drawer', async () => {
-  const { page, errors } = ctx;
+  const { page, errors } = site.ctx;
   await page.setViewportSize({ width: 400, height: 800 });
-  await page.goto(srv.url);
+  await page.goto(site.srv.url);
   await page.getByTestId('report-page').waitFor();
   assert.equal(await page.locator('aside.filters').isVisible(), false, 'the filters wait in the drawer');
   const list = await page.getByTestId('report-list').boundingBox();
@@ -65,8 +55,8 @@ test('400 px: the report list and the open report first, the filters in a drawer
 });
 
 test('keyboard only: / searches, arrows and Enter open, Tab shows the focus, Esc closes the commit panel', async () => {
-  const { page, errors } = ctx;
-  await page.goto(srv.url);
+  const { page, errors } = site.ctx;
+  await page.goto(site.srv.url);
   await page.getByTestId('report-page').waitFor();
   const first = await page.getByTestId('report-page').getAttribute('data-report-id');
   await page.keyboard.press('/');
@@ -86,7 +76,7 @@ test('keyboard only: / searches, arrows and Enter open, Tab shows the focus, Esc
     assert.ok(await focusRing(page), `Tab ${i + 1}: ${await focused(page)} shows no focus`);
   }
   // Esc closes the commit panel of a trend point
-  await page.goto(`${srv.url}?testcase=blogbench&metric=blogbench.write_score`);
+  await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
   const box = await page.locator('[data-testid=chart] canvas').boundingBox();
   const [x, y] = (await page.$eval('[data-testid=chart]', (el) => el.dataset.xy)).split(';')[0].split(',').map(Number);

@@ -46,14 +46,6 @@ fn num(v: Option<f64>) -> String {
     v.map(|x| if x.is_finite() { format!("{x}") } else { String::new() }).unwrap_or_default()
 }
 
-fn kind_name(k: ChangeKind) -> &'static str {
-    match k {
-        ChangeKind::Percent => "percent",
-        ChangeKind::Absolute => "absolute",
-        ChangeKind::Reproduction => "reproduction",
-    }
-}
-
 const ROW_HEADER: [&str; 12] = [
     "metric",
     "base_commit",
@@ -83,7 +75,7 @@ pub fn rows_csv<'a>(rows: impl IntoIterator<Item = &'a Row>, base: &str, head: &
         rows.into_iter().map(|r| {
             let [bm, bs, br] = cell(&r.base);
             let [hm, hs, hr] = cell(&r.head);
-            let kind = kind_name(r.kind).to_string();
+            let kind = r.kind.as_str().to_string();
             let (b, h) = (base.to_string(), head.to_string());
             vec![r.metric.clone(), b, bm, bs, br, h, hm, hs, hr, num(r.change), kind, r.direction.as_str().to_string()]
         }),
@@ -107,7 +99,20 @@ pub fn table_csv(t: &Table) -> String {
             let [hf, hs, hr] = fail_cell(&f.cells[1]);
             let (b, h) = (t.base.clone(), t.head.clone());
             let change = f.change.trim_start_matches('+').trim_end_matches('%').to_string();
-            vec![f.metric.clone(), b, bf, bs, br, h, hf, hs, hr, change, "reproduction".into(), String::new()]
+            vec![
+                f.metric.clone(),
+                b,
+                bf,
+                bs,
+                br,
+                h,
+                hf,
+                hs,
+                hr,
+                change,
+                ChangeKind::Reproduction.as_str().into(),
+                String::new(),
+            ]
         }),
     );
     out.push_str(fails.trim_start_matches("\r\n"));
@@ -150,7 +155,7 @@ pub fn changes_csv(idx: &Index, m: &ChangesModel) -> String {
             num(Some(r.base_mean)),
             num(Some(r.head_mean)),
             num(Some(r.change)),
-            kind_name(r.kind).into(),
+            r.kind.as_str().into(),
             r.direction.as_str().into(),
             num(r.p_value),
             num(r.noise_ratio),

@@ -269,6 +269,13 @@ pub fn control_of(ev: &web_sys::Event) -> Option<(String, String, bool)> {
     Some((name, value, checked))
 }
 
+/// An event's target takes typed text (a text field, a select, an editable element): page-wide key
+/// and paste shortcuts leave it alone.
+pub fn is_editable(t: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = t.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT") || el.is_content_editable()
+}
+
 /// A `data-act` or control name no handler knows: the HTML a view writes and its handler
 /// disagree. A panic in debug builds (`trunk serve`, the wasm tests); ignored in release.
 pub fn unknown(kind: &str, name: &str) {

@@ -292,6 +292,17 @@ pub enum ChangeKind {
     Reproduction,
 }
 
+impl ChangeKind {
+    /// Its name as the published files spell it (serde's `snake_case`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Percent => "percent",
+            ChangeKind::Absolute => "absolute",
+            ChangeKind::Reproduction => "reproduction",
+        }
+    }
+}
+
 /// What a change means for the metric.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -481,6 +492,13 @@ pub mod wire;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn change_kind_names_are_the_published_ones() {
+        for k in [ChangeKind::Percent, ChangeKind::Absolute, ChangeKind::Reproduction] {
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{}\"", k.as_str()));
+        }
+    }
 
     #[test]
     fn only_robot_mails_from_august_2017_omit_small_stddevs() {

@@ -93,11 +93,6 @@ impl Mail {
     }
 }
 
-fn is_editable(t: Option<web_sys::EventTarget>) -> bool {
-    let Some(el) = t.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
-    matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT") || el.is_content_editable()
-}
-
 /// The page-wide listeners: a file dropped anywhere, text pasted outside a text field. Also
 /// closes the mail when another report is opened.
 pub fn listen(mail: Mail, nav: Nav) {
@@ -123,7 +118,7 @@ pub fn listen(mail: Mail, nav: Nav) {
         }
     });
     let paste = window_event_listener(leptos::ev::paste, move |ev| {
-        if is_editable(ev.target()) {
+        if crate::web::is_editable(ev.target()) {
             return;
         }
         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).unwrap_or_default();

@@ -231,11 +231,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
         _ => {}
     };
     let slash = window_event_listener(leptos::ev::keydown, move |ev| {
-        let typing = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if ev.key() == "/" && !typing {
+        if ev.key() == "/" && !web::is_editable(ev.target()) {
             if let Some(el) = document().get_element_by_id("report-search") {
                 ev.prevent_default();
                 let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
@@ -577,29 +573,32 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
             other => web::unknown("action", other),
         }
     };
+    let me = crate::reports::doc_summary(&doc);
+    let tc = me.testcases.first().cloned().unwrap_or_default();
+    let job = model::job_id(&tc, &me.machine, &me.params);
+    let in_catalog = cat.job_pos(&job);
+    if in_catalog.is_none() {
+        // the first screen loads no catalog: the job's other reports come from the whole list
+        rep.ensure_all(cat.root.clone());
+    }
+    if let Some(m) = me.metric.clone() {
+        target.set_value(Some((tc, m, job)));
+    }
     let html = move || {
-        let me = crate::reports::doc_summary(&doc);
-        let tc = me.testcases.first().cloned().unwrap_or_default();
-        let job = model::job_id(&tc, &me.machine, &me.params);
         // the job's catalog when loaded (every report of it), else the reports list known so far
-        let (list, others, commits, complete) = match cat.job_pos(&job) {
+        let (list, others, commits, complete) = match in_catalog {
             Some(j) => {
                 let (list, commits) = crate::reports::job_reports(&cat.index, j, &doc.id);
                 let n = list.len();
                 (Arc::new(list), (0..n).collect(), commits, true)
             }
             None => {
-                // the first screen loads no catalog: the job's other reports come from the whole list
-                rep.ensure_all(cat.root.clone());
                 let Some(data) = rep.data.get() else { return String::new() };
                 let others = reports::same_job(&data.list, &me);
                 let commits = reports::commits_measured(&data.list, &others, &me);
                 (data.list.clone(), others, commits, data.complete)
             }
         };
-        if let Some(m) = me.metric.clone().filter(|_| commits >= 3) {
-            target.set_value(Some((tc, m, job)));
-        }
         reports::history_html(&list, &others, commits, me.metric.as_deref(), complete)
     };
     view! { <section class="job-history" data-testid="job-history" on:click=on_click inner_html=html></section> }
