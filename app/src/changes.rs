@@ -107,8 +107,7 @@ fn magnitude(r: &ChangeRecord) -> f64 {
 /// metric, head commit and position, so the order is total and stable across reloads.
 pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
     let by_change = |a: &ChangeRecord, b: &ChangeRecord| magnitude(b).total_cmp(&magnitude(a));
-    // Unstable sort: the comparison is total (position last), and it is the smaller code.
-    rows.sort_unstable_by(|&pa, &pb| {
+    model::order::sort_by(rows, |&pa, &pb| {
         let (a, b) = (at(shards, pa), at(shards, pb));
         let first = match key {
             // the changes the reports are about lead; then the largest
@@ -500,7 +499,7 @@ pub fn step_markers(m: &TrendModel, shards: &[Arc<ChangesShard>], short: impl Fn
             });
         }
     }
-    out.sort_unstable_by_key(|s| (s.slot, s.series));
+    model::order::sort_by_key(&mut out, |s| (s.slot, s.series));
     // One marker per series and commit, however many records say the same.
     out.dedup_by_key(|s| (s.slot, s.series));
     out

@@ -264,7 +264,7 @@ pub fn legend<'a>(jobs: &[&'a Job]) -> Legend {
     let mut keys: Vec<String> = vec!["testcase".into(), "machine".into()];
     let mut params: Vec<&String> =
         jobs.iter().flat_map(|j| j.params.keys()).collect::<BTreeSet<_>>().into_iter().collect();
-    params.sort_by_key(|k| crate::facets::param_rank(k));
+    model::order::sort_by_key(&mut params, |k| crate::facets::param_rank(k));
     keys.extend(params.into_iter().cloned());
     let value = |j: &'a Job, k: &str| -> &'a str {
         match k {
@@ -305,7 +305,7 @@ pub fn legend<'a>(jobs: &[&'a Job]) -> Legend {
             _ => break,
         }
     }
-    chosen.sort_unstable();
+    model::order::sort(&mut chosen);
     let labels = jobs
         .iter()
         .map(|j| {

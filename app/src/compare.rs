@@ -117,7 +117,7 @@ pub fn rows(shard: &JobShard, base: u32, head: u32, weight: impl Fn(&str) -> i8)
 pub fn namespaces(rows: &[Row]) -> Vec<(String, usize)> {
     let mut out: Vec<(String, usize)> = Vec::new();
     let mut names: Vec<&str> = rows.iter().map(|r| r.namespace()).collect();
-    names.sort_unstable();
+    model::order::sort(&mut names);
     for n in names {
         match out.last_mut() {
             Some((last, c)) if last == n => *c += 1,
@@ -135,8 +135,8 @@ pub fn view(rows: &[Row], ns: Option<&str>, dir: Option<Direction>, sort: SortKe
         .filter(|&i| dir.is_none_or(|d| rows[i].direction == d && rows[i].change.is_some()))
         .collect();
     match sort {
-        SortKey::Name => idx.sort_by(|&a, &b| rows[a].metric.cmp(&rows[b].metric)),
-        SortKey::Change => idx.sort_by(|&a, &b| {
+        SortKey::Name => model::order::sort_by(&mut idx, |&a, &b| rows[a].metric.cmp(&rows[b].metric)),
+        SortKey::Change => model::order::sort_by(&mut idx, |&a, &b| {
             let key = |r: &Row| r.change.filter(|c| !c.is_nan()).map(|c| c.abs());
             match (key(&rows[a]), key(&rows[b])) {
                 (Some(x), Some(y)) => y.total_cmp(&x),

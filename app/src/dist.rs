@@ -158,7 +158,7 @@ pub fn build(shard: &JobShard, prefix: &str, base: u32, head: u32, weight: impl 
             direction: row.direction,
         });
     }
-    rows.sort_unstable_by(|a, b| order(&a.bin, &b.bin));
+    model::order::sort_by(&mut rows, |a, b| order(&a.bin, &b.bin));
     Dist { prefix: prefix.to_string(), rows, max: if max > 0.0 { max } else { 1.0 }, reports }
 }
 

@@ -218,7 +218,7 @@ fn bucket_marks(geo: &Geometry, obs: &[crate::chart::Obs], width: f64) -> Vec<us
         }
     }
     let mut out: Vec<usize> = best.into_values().map(|(_, i)| i).collect();
-    out.sort_unstable();
+    model::order::sort(&mut out);
     out
 }
 

@@ -61,7 +61,7 @@ pub fn facets(jobs: &[Job], state: &ViewState) -> Vec<Facet> {
         }
     }
     let mut params: Vec<&str> = params.into_iter().collect();
-    params.sort_by_key(|k| param_rank(k));
+    model::order::sort_by_key(&mut params, |k| param_rank(k));
     keys.extend(params.into_iter().map(|p| FacetKey::Param(p.to_string())));
     // A job counts in facet F when it matches every selection except F's: so per job, which
     // selections it misses. Missing none, it counts everywhere; missing one, only in that facet;
@@ -122,7 +122,7 @@ fn facet(jobs: &[Job], state: &ViewState, key: FacetKey, counts_here: impl Fn(us
             values.push(FacetValue { value: v.clone(), count: 0, selected: true });
         }
     }
-    values.sort_by(|a, b| natural_cmp(&a.value, &b.value));
+    model::order::sort_by(&mut values, |a, b| natural_cmp(&a.value, &b.value));
     Facet { key, values }
 }
 
@@ -137,7 +137,7 @@ pub fn with_unloaded(mut all: Vec<Facet>, unloaded: &[(String, usize)], state: &
                 f.values.push(FacetValue { value: name.clone(), count: *jobs, selected });
             }
         }
-        f.values.sort_by(|a, b| natural_cmp(&a.value, &b.value));
+        model::order::sort_by(&mut f.values, |a, b| natural_cmp(&a.value, &b.value));
     }
     all
 }

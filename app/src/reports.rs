@@ -103,7 +103,7 @@ pub fn tables(doc: &ReportDoc, weight: &dyn Fn(&str) -> i8) -> Vec<Table> {
     let mut out: Vec<Table> = Vec::new();
     for (si, sec) in doc.sections.iter().enumerate() {
         let mut jobs: Vec<u32> = sec.rows.iter().map(|r| r.job).collect();
-        jobs.sort_unstable();
+        model::order::sort(&mut jobs);
         jobs.dedup();
         for j in jobs {
             let label = doc.jobs.get(j as usize).map(job_label).unwrap_or_default();
@@ -265,7 +265,7 @@ pub fn call_tree(rows: &[Row], movers: usize) -> Vec<Node> {
     fn walk(t: &T, depth: usize, out: &mut Vec<Node>) {
         let mut kids: Vec<(&String, &T)> = t.kids.iter().collect();
         let share = |t: &T| t.base.unwrap_or(0.0).max(t.head.unwrap_or(0.0));
-        kids.sort_by(|a, b| share(b.1).total_cmp(&share(a.1)).then(a.0.cmp(b.0)));
+        model::order::sort_by(&mut kids, |a, b| share(b.1).total_cmp(&share(a.1)).then(a.0.cmp(b.0)));
         for (name, k) in kids {
             out.push(Node { depth, name: name.clone(), base: k.base, head: k.head, mover: false });
             walk(k, depth + 1, out);
@@ -290,7 +290,7 @@ pub fn flat(rows: &[Row], kind: &str, movers: usize) -> Vec<Node> {
         })
         .collect();
     let share = |n: &Node| n.base.unwrap_or(0.0).max(n.head.unwrap_or(0.0));
-    out.sort_by(|a, b| share(b).total_cmp(&share(a)).then(a.name.cmp(&b.name)));
+    model::order::sort_by(&mut out, |a, b| share(b).total_cmp(&share(a)).then(a.name.cmp(&b.name)));
     mark_movers(&mut out, movers);
     out
 }
@@ -302,7 +302,7 @@ fn mark_movers(nodes: &mut [Node], n: usize) {
         .filter_map(|(i, x)| x.delta().map(|d| (d.abs(), i)))
         .filter(|(d, _)| *d > 0.0)
         .collect();
-    by.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    model::order::sort_by(&mut by, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     for (_, i) in by.into_iter().take(n) {
         nodes[i].mover = true;
     }
@@ -644,7 +644,7 @@ pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportS
             });
         }
     }
-    out.sort_by(|a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
+    model::order::sort_by(&mut out, |a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
     (out, commits.len())
 }
 

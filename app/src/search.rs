@@ -75,7 +75,7 @@ pub fn candidates(cat: &Catalog, state: &ViewState) -> Vec<Hit> {
         })
         .collect();
     let headline_pos = |n: &str| headline.iter().position(|h| *h == n).unwrap_or(usize::MAX);
-    hits.sort_by(|a, b| {
+    model::order::sort_by(&mut hits, |a, b| {
         a.rank.cmp(&b.rank).then(headline_pos(&a.name).cmp(&headline_pos(&b.name))).then(a.name.cmp(&b.name))
     });
     hits

@@ -91,7 +91,7 @@ pub fn trend_model(cat: &Catalog, s: &ViewState, shards: Vec<Arc<SeriesShard>>) 
             }
         }
     }
-    avail.sort_by_key(|&(a, b)| shards[a].series[b].job);
+    model::order::sort_by_key(&mut avail, |&(a, b)| shards[a].series[b].job);
     let sd = |&(a, b): &(usize, usize)| &shards[a].series[b];
     let mut flags: Vec<bool> = avail.iter().map(|p| is_shown(cat, s, sd(p))).collect();
     if !flags.iter().any(|f| *f) {

@@ -171,7 +171,7 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
         })
         .collect();
     // headlines: newest report first (a stable order within a report)
-    idx.headlines.sort_by_key(|h| std::cmp::Reverse(h.report));
+    crate::order::sort_by_key(&mut idx.headlines, |h| std::cmp::Reverse(h.report));
     Ok(Assembled { index: idx, parts })
 }
 

@@ -126,7 +126,7 @@ impl Index {
         let lower = |s: &Option<String>| s.as_deref().unwrap_or("").to_ascii_lowercase();
         let mut ms: Vec<(String, String, String)> =
             metrics.iter().map(|(t, m)| (m.to_lowercase(), t.clone(), m.clone())).collect();
-        ms.sort();
+        crate::order::sort(&mut ms);
         ms.dedup();
         Index {
             hay,
@@ -154,7 +154,7 @@ impl Index {
             Query::Words(w) => self.by_words(&w, limit),
         };
         // stable: equal scores keep list order (newer first), then names
-        hits.sort_by_key(|h| std::cmp::Reverse(h.score));
+        crate::order::sort_by_key(&mut hits, |h| std::cmp::Reverse(h.score));
         hits.truncate(limit);
         hits
     }

@@ -7,6 +7,7 @@
 pub mod assemble;
 pub mod changes;
 pub mod find;
+pub mod order;
 pub mod paths;
 pub mod rng;
 pub mod stats;
