@@ -114,6 +114,7 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
             Err(e) => problems.push(e),
         }
     }
+    checked += check_by_job(dir, &root, &mut problems);
     for rel in &docs {
         checked += 1;
         if let Err(e) = read::<ReportDoc>(dir, rel) {
@@ -127,6 +128,30 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
         }
     }
     (problems, checked)
+}
+
+/// The reports list by job: a power of two of files, each report in the file of its job.
+fn check_by_job(dir: &Path, root: &Root, problems: &mut Vec<String>) -> usize {
+    let n = root.by_job.len() as u32;
+    if n > 0 && !n.is_power_of_two() {
+        problems.push(format!("{}: by_job has {n} files, not a power of two", paths::INDEX));
+        return 0;
+    }
+    let mut checked = 0;
+    for (b, rel) in root.by_job.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
+        checked += 1;
+        match read_hashed::<model::ReportPage>(dir, rel) {
+            Ok(page) => {
+                let misplaced =
+                    page.reports.iter().find(|r| r.job_key().map(|k| paths::bucket_of(&k, n)) != Some(b as u32));
+                if let Some(r) = misplaced {
+                    problems.push(format!("{rel}: report {} is not of a job of this by_job file ({b})", r.id));
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    checked
 }
 
 /// Read a hash-named file, checking its bytes against its name.

@@ -142,7 +142,7 @@ pub fn add_with_state(
     files.extend(pages);
     stages.mark("into: pack");
     let mut old_files = loaded.old_files;
-    old_files.extend(root.pages.iter().cloned());
+    old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     match (state, &root.archives) {
         (Some(s), old) => {
             let (r, file) = crate::archive::with_state(new_root, s);

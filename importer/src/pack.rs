@@ -6,7 +6,7 @@
 use crate::build::{Dataset, TestcaseData};
 use model::{
     paths, ChangeSource, ChangesShard, JobShard, ReportDoc, ReportPage, ReportSummary, Root, SeriesData, TestcaseEntry,
-    Totals, TrendChunk, NEWEST, PAGE, SCHEMA_VERSION,
+    Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -182,14 +182,42 @@ pub fn report_pages(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
     (files, names)
 }
 
+/// The reports of `all` (newest first) grouped by job into a power of two of files of about
+/// `BY_JOB` reports (`Root::by_job`), and their paths by bucket ("" for an empty one).
+pub fn by_job_files(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
+    let n = all.len().div_ceil(BY_JOB).next_power_of_two() as u32;
+    let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); n as usize];
+    for r in all {
+        if let Some(key) = r.job_key() {
+            buckets[paths::bucket_of(&key, n) as usize].push(r.clone());
+        }
+    }
+    let mut files = Vec::new();
+    let mut names = Vec::new();
+    for reports in buckets {
+        if reports.is_empty() {
+            names.push(String::new());
+            continue;
+        }
+        let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports });
+        let name = paths::report_page(&paths::content_hash(&bytes));
+        names.push(name.clone());
+        files.push((name, bytes));
+    }
+    (files, names)
+}
+
 /// The root over testcase entries and every report's summary (any order), stamped with its
-/// generation, and the pages of the reports list it names.
+/// generation, and the files it names: the reports list in pages, and by job.
 pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummary>) -> (Root, Vec<File>) {
     let all = newest_first(all);
-    let (files, pages) = report_pages(&all);
+    let (mut files, pages) = report_pages(&all);
+    let (by_job_files, by_job) = by_job_files(&all);
+    files.extend(by_job_files);
     let newest = all.into_iter().take(NEWEST).collect();
     let mut root = root_of(testcases, reports, newest);
     root.pages = pages;
+    root.by_job = by_job;
     root.generation.clear();
     root.generation = paths::content_hash(&json(&root));
     (root, files)
@@ -212,6 +240,7 @@ fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Report
         newest,
         archives: None,
         pages: Vec::new(),
+        by_job: Vec::new(),
     }
 }
 

@@ -97,6 +97,47 @@ fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
     let _ = std::fs::remove_dir_all(&inc);
 }
 
+/// A report page's job history fetches one small file of the list by job: every report with a
+/// job is in the file of its job, once, with every other report of that job.
+#[test]
+fn the_reports_list_by_job_holds_each_job_whole_in_one_file() {
+    let out = tmpdir("byjob");
+    import(&out, &ALL);
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let root = &data.root;
+    let read =
+        |rel: &str| -> model::ReportPage { serde_json::from_slice(&std::fs::read(out.join(rel)).unwrap()).unwrap() };
+    let all: Vec<model::ReportSummary> = root.pages.iter().flat_map(|p| read(p).reports).collect();
+    assert_eq!(all.len(), root.totals.reports);
+    let n = root.by_job.len();
+    assert!(n.is_power_of_two() && n >= root.totals.reports / model::BY_JOB, "{n} files");
+    let mut seen = 0;
+    for r in all.iter().filter(|r| r.job_key().is_some()) {
+        let key = r.job_key().unwrap();
+        let file = root.by_job_file(&key).expect("the job's file");
+        let there = read(file).reports;
+        assert_eq!(there.iter().filter(|x| x.id == r.id).count(), 1, "{} once in {file}", r.id);
+        let same = |x: &model::ReportSummary| x.job_key().as_deref() == Some(key.as_str());
+        assert_eq!(there.iter().filter(|x| same(x)).count(), all.iter().filter(|x| same(x)).count(), "{key}");
+        seen += 1;
+    }
+    assert!(seen > 40, "{seen} reports with a job");
+    let in_files: usize = root.by_job.iter().filter(|f| !f.is_empty()).map(|f| read(f).reports.len()).sum();
+    assert_eq!(in_files, seen, "no report twice, none without a job");
+    // a report moved to another job's file is named by `lkpx check`
+    let (from, to) = {
+        let full: Vec<usize> = (0..n).filter(|&b| !root.by_job[b].is_empty()).collect();
+        (full[0], full[1])
+    };
+    let mut moved = read(&root.by_job[from]);
+    moved.reports.extend(read(&root.by_job[to]).reports.into_iter().take(1));
+    std::fs::write(out.join(&root.by_job[from]), serde_json::to_vec(&moved).unwrap()).unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&root.by_job[from]), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 #[test]
 fn check_names_a_broken_or_missing_file() {
     let out = tmpdir("check");

@@ -25,7 +25,25 @@ pub struct Root {
     /// full reports list and search, fetched when the list scrolls past `newest` or on a search.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<String>,
+    /// The same summaries again, grouped by job for the job history of a report page: file `b`
+    /// (`paths::report_page` naming; empty when no report falls there) holds, newest first, every
+    /// report whose `ReportSummary::job_key` has `paths::bucket_of(key, by_job.len()) == b`. A
+    /// power of two of files of about `BY_JOB` reports each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_job: Vec<String>,
 }
+
+impl Root {
+    /// The file of `by_job` that holds the reports of job `key`, if there is one.
+    pub fn by_job_file(&self, key: &str) -> Option<&str> {
+        let n = u32::try_from(self.by_job.len()).ok().filter(|n| n.is_power_of_two())?;
+        let f = &self.by_job[crate::paths::bucket_of(key, n) as usize];
+        (!f.is_empty()).then_some(f.as_str())
+    }
+}
+
+/// Reports per file of `Root::by_job`, about (the files are a power of two).
+pub const BY_JOB: usize = 32;
 
 /// Reports per page of the full reports list.
 pub const PAGE: usize = 2048;
@@ -105,6 +123,15 @@ pub struct ReportSummary {
     pub machine: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: Params,
+}
+
+impl ReportSummary {
+    /// Its job (first testcase, machine and parameters) as `job_id` names it; `None` for a
+    /// summary without a machine (no job to compare with).
+    pub fn job_key(&self) -> Option<String> {
+        let tc = self.testcases.first()?;
+        (!self.machine.is_empty()).then(|| crate::job_id(tc, &self.machine, &self.params))
+    }
 }
 
 /// `data/s/<testcase>/<hash>.json`: the series of a group of metrics of one testcase (metrics

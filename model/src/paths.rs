@@ -57,8 +57,14 @@ pub fn archive_state(hash: &str) -> String {
 
 /// Which trend chunk of `n` (a power of two) holds `metric`.
 pub fn chunk_of(metric: &str, n: u32) -> u32 {
+    bucket_of(metric, n)
+}
+
+/// Which of `n` (a power of two) files holds `key`: trend chunks by metric name, the reports list
+/// by job (`Root::by_job`).
+pub fn bucket_of(key: &str, n: u32) -> u32 {
     let mut h = Fnv::new();
-    h.write(metric.as_bytes());
+    h.write(key.as_bytes());
     let x = h.finish();
     ((x ^ (x >> 32)) as u32) & n.saturating_sub(1)
 }

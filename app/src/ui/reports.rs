@@ -61,7 +61,9 @@ impl Reports {
     pub fn set_root(self, root: &model::Root) {
         let list = root.newest.clone();
         let index = Arc::new(index_of(root, &list));
-        self.data.set(Some(ListData { list: Arc::new(list), index, complete: root.pages.is_empty() }));
+        // the root holds every report when there are no more than its newest
+        let complete = root.pages.is_empty() || root.newest.len() >= root.totals.reports;
+        self.data.set(Some(ListData { list: Arc::new(list), index, complete }));
     }
 
     /// Load every page of the list once (on a search, a filter, or scrolling past the newest).
@@ -543,6 +545,38 @@ fn Script(hash: String, file_name: String) -> impl IntoView {
     }
 }
 
+/// Where a job history reads the job's other reports, decided once per report page.
+enum HistorySource {
+    /// The job's position in the loaded catalog.
+    Catalog(usize),
+    /// Its file of the reports list by job (`Root::by_job`), fetched on its own.
+    ByJob(LocalResource<Result<Arc<model::ReportPage>, String>>),
+    /// The reports list: whole in the root, or loaded page by page (older datasets).
+    List,
+}
+
+impl HistorySource {
+    fn of(cat: &Cat, rep: Reports, job: &str) -> HistorySource {
+        if let Some(j) = cat.job_pos(job) {
+            return HistorySource::Catalog(j);
+        }
+        let whole = rep.data.with_untracked(|d| d.as_ref().is_some_and(|d| d.complete));
+        match cat.root.by_job_file(job).filter(|_| !whole) {
+            Some(f) => {
+                let f = f.to_string();
+                HistorySource::ByJob(LocalResource::new(move || {
+                    let f = f.clone();
+                    async move { web::load_json::<model::ReportPage>(&f).await }
+                }))
+            }
+            None => {
+                rep.ensure_all(cat.root.clone());
+                HistorySource::List
+            }
+        }
+    }
+}
+
 /// Other reports of this report's job, and its trend when they measured ≥ 3 commits.
 #[component]
 fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
@@ -576,23 +610,31 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
     let me = crate::reports::doc_summary(&doc);
     let tc = me.testcases.first().cloned().unwrap_or_default();
     let job = model::job_id(&tc, &me.machine, &me.params);
-    let in_catalog = cat.job_pos(&job);
-    if in_catalog.is_none() {
-        // the first screen loads no catalog: the job's other reports come from the whole list
-        rep.ensure_all(cat.root.clone());
-    }
+    let source = HistorySource::of(&cat, rep, &job);
     if let Some(m) = me.metric.clone() {
         target.set_value(Some((tc, m, job)));
     }
     let html = move || {
-        // the job's catalog when loaded (every report of it), else the reports list known so far
-        let (list, others, commits, complete) = match in_catalog {
-            Some(j) => {
-                let (list, commits) = crate::reports::job_reports(&cat.index, j, &doc.id);
+        let (list, others, commits, complete) = match &source {
+            // the job's catalog when loaded (every report of it)
+            HistorySource::Catalog(j) => {
+                let (list, commits) = crate::reports::job_reports(&cat.index, *j, &doc.id);
                 let n = list.len();
                 (Arc::new(list), (0..n).collect(), commits, true)
             }
-            None => {
+            // the one file of the reports list by job that holds this job
+            HistorySource::ByJob(file) => match file.get() {
+                None => (Arc::new(Vec::new()), Vec::new(), 0, false),
+                Some(Err(e)) => return format!("<p class=\"error\">{}</p>", crate::html::esc(&e)),
+                Some(Ok(page)) => {
+                    let list = Arc::new(page.reports.clone());
+                    let others = reports::same_job(&list, &me);
+                    let commits = reports::commits_measured(&list, &others, &me);
+                    (list, others, commits, true)
+                }
+            },
+            // the reports list known so far (a dataset without the list by job)
+            HistorySource::List => {
                 let Some(data) = rep.data.get() else { return String::new() };
                 let others = reports::same_job(&data.list, &me);
                 let commits = reports::commits_measured(&data.list, &others, &me);
