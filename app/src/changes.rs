@@ -5,7 +5,8 @@
 use crate::catalog::Catalog;
 use crate::chart::{css, legend, Rgb};
 use crate::compare::namespace;
-use crate::html::{esc, link, select};
+use crate::html::{link, select, Html};
+use crate::put;
 use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
 use crate::views::TrendModel;
 use model::changes::Significance;
@@ -13,7 +14,6 @@ use model::stats::{format_change, format_value};
 use model::{ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::Write;
 use std::sync::Arc;
 
 /// Significance level of the "significant" filter.
@@ -214,12 +214,13 @@ fn choices<const N: usize>(xs: [(&str, &str); N]) -> Vec<(String, String)> {
 }
 
 /// The filter controls of the Changes view, each named for `apply_control`.
-pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> String {
-    let mut o = String::from("<label>namespace ");
+pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Html {
+    let mut o = Html::new();
+    o.lit("<label>namespace ");
     let mut ns = vec![(String::new(), "all".to_string())];
     ns.extend(namespaces.iter().map(|(n, c)| (n.clone(), format!("{n} ({c})"))));
     select(&mut o, "ns", "changes-ns", &ns, f.ns.as_deref().unwrap_or(""));
-    o.push_str("</label><label>direction ");
+    o.lit("</label><label>direction ");
     let dir = f.dir.map_or("", |d| d.as_str());
     let labels = [
         (Direction::Regression, "regressions"),
@@ -227,11 +228,11 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Strin
         (Direction::Undefined, "direction unknown"),
     ];
     select(&mut o, "dir", "changes-dir", &choices(labels.map(|(d, l)| (d.as_str(), l))), dir);
-    o.push_str("</label><label>source ");
+    o.lit("</label><label>source ");
     let labels = [(SourceFilter::Stated, "stated by a report"), (SourceFilter::Detected, "detected (change points)")];
     let src = f.source.map_or("", |v| v.as_str());
     select(&mut o, "source", "changes-source", &choices(labels.map(|(v, l)| (v.as_str(), l))), src);
-    o.push_str("</label><label>significance ");
+    o.lit("</label><label>significance ");
     let labels = [
         (SigFilter::Significant, "p < 0.05"),
         (SigFilter::NotSignificant, "not significant (p ≥ 0.05)"),
@@ -241,26 +242,30 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Strin
     select(&mut o, "sig", "changes-sig", &choices(labels.map(|(v, l)| (v.as_str(), l))), sig);
     let min = f.min.map(|m| m.to_string()).unwrap_or_default();
     let noise = f.noise.map(|m| m.to_string()).unwrap_or_default();
-    let _ = write!(
+    put!(
         o,
         "</label><label title=\"smallest |change| shown: percent, or absolute for % metrics\">min |change| \
          <input type=\"number\" min=\"0\" step=\"0.01\" class=\"min-change\" name=\"min\" data-testid=\"changes-min\" value=\"{}\"></label>\
          <label title=\"smallest |change| in units of the noise: the stated stddev of a report's change, the commit-to-commit noise of a detected step\">min × noise \
          <input type=\"number\" min=\"0\" step=\"0.1\" class=\"min-change\" name=\"noise\" data-testid=\"changes-noise\" value=\"{}\"></label>\
          <label><input type=\"checkbox\" name=\"headline\" data-testid=\"changes-headline\"{}> headline only</label><span> sort: ",
-        esc(&min),
-        esc(&noise),
+        min,
+        noise,
         if f.headline { " checked" } else { "" }
     );
     for &key in ChangesSort::ALL {
         let label = key.as_str();
         let active = if f.sort == key { " active" } else { "" };
-        let _ = write!(
+        put!(
             o,
-            "<button class=\"sort{active}\" data-act=\"sort\" data-value=\"{label}\" data-testid=\"changes-sort-{label}\">{label}</button>"
+            "<button class=\"sort{}\" data-act=\"sort\" data-value=\"{}\" data-testid=\"changes-sort-{}\">{}</button>",
+            active,
+            label,
+            label,
+            label
         );
     }
-    o.push_str("</span>");
+    o.lit("</span>");
     o
 }
 
@@ -272,78 +277,87 @@ pub struct RowCtx<'a> {
 }
 
 /// One table row; `i` is the row's position in the listing (the `data-i` of its actions).
-pub fn row_html(o: &mut String, ctx: &RowCtx, r: &ChangeRecord, i: usize) {
+pub fn row_html(o: &mut Html, ctx: &RowCtx, r: &ChangeRecord, i: usize) {
     let idx = ctx.idx;
     let Some(job) = idx.jobs.get(r.job as usize) else { return };
-    let commit = |o: &mut String, c: u32| match idx.commits.get(c as usize) {
+    let commit = |o: &mut Html, c: u32| match idx.commits.get(c as usize) {
         Some(c) => {
-            link(o, c.url.as_deref(), c.subject.as_deref().unwrap_or(""), &format!("<code>{}</code>", esc(c.short())))
+            let mut code = Html::new();
+            put!(code, "<code>{}</code>", c.short());
+            link(o, c.url.as_deref(), c.subject.as_deref().unwrap_or(""), &code);
         }
-        None => o.push_str("<code>?</code>"),
+        None => {
+            o.lit("<code>?</code>");
+        }
     };
     let report = r.report.and_then(|k| idx.reports.get(k as usize));
-    let _ = write!(
+    put!(
         o,
         "<tr data-testid=\"change-row\" data-metric=\"{}\" data-job=\"{}\" data-source=\"{}\" class=\"dir-{}{}\">\
          <td>{}</td><td class=\"job\" title=\"{}\">{}</td><td class=\"metric\">{}",
-        esc(&r.metric),
-        esc(&job.id),
+        r.metric,
+        job.id,
         source_text(r),
         r.direction.as_str(),
         if r.headline { " headline" } else { "" },
-        esc(&job.testcase),
-        esc(&Catalog::describe_job(job)),
-        esc(ctx.labels.get(&r.job).map_or("", |s| s.as_str())),
-        esc(&r.metric),
+        job.testcase,
+        Catalog::describe_job(job),
+        ctx.labels.get(&r.job).map_or("", |s| s.as_str()),
+        r.metric,
     );
     if let Some(notes) = report.map(|rep| rep.notes.join(" ")).filter(|n| !n.is_empty()) {
-        let n = esc(&notes);
-        let _ = write!(o, "<div class=\"change-note\" data-testid=\"change-note\" title=\"{n}\">{n}</div>");
+        put!(o, "<div class=\"change-note\" data-testid=\"change-note\" title=\"{}\">{}</div>", notes, notes);
     }
-    o.push_str("</td><td class=\"commits\">");
+    o.lit("</td><td class=\"commits\">");
     commit(o, r.base);
-    o.push_str(" → ");
+    o.lit(" → ");
     commit(o, r.head);
     let unknown = r.p_value.is_none();
-    let _ = write!(
+    put!(
         o,
-        "</td><td class=\"num\">{}</td><td class=\"num change\">{}</td><td class=\"sig{}\" title=\"{}\">{}</td>\
-         <td class=\"num\">{}</td><td class=\"source\">{}</td><td class=\"links\">\
-         <button class=\"link\" data-act=\"trend\" data-i=\"{i}\" data-testid=\"change-trend\">trend</button>",
-        esc(&means_text(r)),
-        esc(&change_text(r)),
+        "</td><td class=\"num\">{}</td><td class=\"num change\">{}</td><td class=\"sig{}\" title=\"",
+        means_text(r),
+        change_text(r),
         if unknown { " sig-unknown" } else { "" },
-        if unknown {
-            "run counts not stated: the p-value cannot be computed (never guessed)"
-        } else {
-            "two-sided Welch's t-test"
-        },
-        esc(&sig_text(r)),
-        esc(&noise_text(r)),
+    );
+    o.lit(if unknown {
+        "run counts not stated: the p-value cannot be computed (never guessed)"
+    } else {
+        "two-sided Welch's t-test"
+    });
+    put!(
+        o,
+        "\">{}</td><td class=\"num\">{}</td><td class=\"source\">{}</td><td class=\"links\">\
+         <button class=\"link\" data-act=\"trend\" data-i=\"{}\" data-testid=\"change-trend\">trend</button>",
+        sig_text(r),
+        noise_text(r),
         source_text(r),
+        i,
     );
     if let Some(rep) = report {
         if let Some(u) = &rep.url {
-            link(o, Some(u), rep.subject.as_deref().unwrap_or(""), "report");
+            link(o, Some(u), rep.subject.as_deref().unwrap_or(""), &Html::from_static("report"));
         }
     }
-    let _ = write!(
+    put!(
         o,
-        "<button class=\"link\" data-act=\"reproduce\" data-i=\"{i}\" data-testid=\"change-reproduce\" \
-         title=\"commit panel with the reproduce script\">reproduce</button>"
+        "<button class=\"link\" data-act=\"reproduce\" data-i=\"{}\" data-testid=\"change-reproduce\" \
+         title=\"commit panel with the reproduce script\">reproduce</button>",
+        i
     );
     if crate::dist::family(&r.metric).is_some_and(|p| ctx.histograms.contains(p)) {
-        let _ = write!(
+        put!(
             o,
-            "<button class=\"link\" data-act=\"dist\" data-i=\"{i}\" data-testid=\"change-dist\">distribution</button>"
+            "<button class=\"link\" data-act=\"dist\" data-i=\"{}\" data-testid=\"change-dist\">distribution</button>",
+            i
         );
     }
-    o.push_str("</td></tr>");
+    o.lit("</td></tr>");
 }
 
 /// The first `n` rows of a listing.
-pub fn rows_html(ctx: &RowCtx, shards: &[Arc<ChangesShard>], rows: &[Pos], n: usize) -> String {
-    let mut o = String::with_capacity(n.min(rows.len()) * 900);
+pub fn rows_html(ctx: &RowCtx, shards: &[Arc<ChangesShard>], rows: &[Pos], n: usize) -> Html {
+    let mut o = Html::with_capacity(n.min(rows.len()) * 900);
     for (i, &p) in rows.iter().take(n).enumerate() {
         row_html(&mut o, ctx, at(shards, p), i);
     }
@@ -387,10 +401,11 @@ const HEAD: &str = "<thead><tr><th>testcase</th><th>job</th><th class=\"metric\"
 <th class=\"num\" title=\"|Δ| in units of the larger stated stddev\">noise ratio</th><th>source</th><th>links</th></tr></thead>";
 
 /// The whole view: controls, summary, the first `limit` rows, and "show more".
-pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize) -> String {
+pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize) -> Html {
     let l = &m.listing;
-    let mut o = format!("<div class=\"compare-controls\">{}</div>", controls_html(f, &l.namespaces));
-    let _ = write!(
+    let mut o = Html::new();
+    put!(o, "<div class=\"compare-controls\">{}</div>", controls_html(f, &l.namespaces));
+    put!(
         o,
         "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements \
          <button class=\"export\" data-act=\"csv\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>",
@@ -402,23 +417,21 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
     let common: Vec<String> =
         m.common.iter().filter(|(_, v)| !v.is_empty()).map(|(tc, v)| format!("{tc}: {v}")).collect();
     if !common.is_empty() {
-        let _ = write!(o, "<p class=\"compare-summary\">{}</p>", esc(&common.join(" · ")));
+        put!(o, "<p class=\"compare-summary\">{}</p>", common.join(" · "));
     }
     let ctx = RowCtx { idx, labels: &m.labels, histograms: &m.histograms };
-    let _ = write!(
-        o,
-        "<table class=\"compare-table changes-table\" data-testid=\"changes-table\">{HEAD}<tbody>{}</tbody></table>",
-        rows_html(&ctx, &m.shards, &l.rows, limit)
-    );
+    o.lit("<table class=\"compare-table changes-table\" data-testid=\"changes-table\">").lit(HEAD);
+    put!(o, "<tbody>{}</tbody></table>", rows_html(&ctx, &m.shards, &l.rows, limit));
     if l.rows.is_empty() {
-        o.push_str("<p class=\"hint\">No change matches these filters.</p>");
+        o.lit("<p class=\"hint\">No change matches these filters.</p>");
     }
     let more = l.rows.len().saturating_sub(limit);
     if more > 0 {
-        let _ = write!(
+        put!(
             o,
-            "<button class=\"show-all\" data-act=\"more\" data-testid=\"changes-more\">show {} more ({more} hidden)</button>",
-            more.min(PAGE)
+            "<button class=\"show-all\" data-act=\"more\" data-testid=\"changes-more\">show {} more ({} hidden)</button>",
+            more.min(PAGE),
+            more
         );
     }
     o
@@ -507,17 +520,20 @@ pub fn step_markers(m: &TrendModel, shards: &[Arc<ChangesShard>], short: impl Fn
 
 /// Dashed vertical lines over the chart for `marks`; `x(slot)` in CSS pixels, `top`/`height`
 /// of the plot area in CSS pixels.
-pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, height: f64) -> String {
-    let mut o = String::new();
+pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, height: f64) -> Html {
+    let mut o = Html::new();
+    let (top, height) = (format!("{top:.1}"), format!("{height:.1}"));
     for m in marks {
-        let _ = write!(
+        put!(
             o,
-            "<div class=\"step-marker\" data-testid=\"step-marker\" style=\"left:{:.1}px;top:{top:.1}px;height:{height:.1}px;border-color:{}\">\
+            "<div class=\"step-marker\" data-testid=\"step-marker\" style=\"left:{}px;top:{}px;height:{}px;border-color:{}\">\
              <span class=\"step-flag dir-{}\" title=\"{}\">▾</span></div>",
-            x(m.slot),
+            format!("{:.1}", x(m.slot)),
+            top,
+            height,
             css(m.color),
             m.direction.as_str(),
-            esc(&m.title)
+            m.title
         );
     }
     o
@@ -526,10 +542,12 @@ pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, he
 /// With no testcase chosen: the newest reports' headline changes across every testcase (the
 /// root's newest list, kept to the other facets), each opening its report or its testcase's
 /// changes; never an empty view.
-pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> String {
+pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> Html {
     use crate::reports::{headline_text, key_params, permalink_key, short_date, word_class};
     let ix: Vec<usize> = crate::reports::filter(list, s).into_iter().filter(|&i| list[i].metric.is_some()).collect();
-    let mut out = format!(
+    let mut out = Html::new();
+    put!(
+        out,
         "<h2 class=\"view-title\">Newest headline changes, all testcases</h2><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
          reports' headlines. Pick testcases in the filters to list every change they measured.</p>\
          <table class=\"recent\" data-testid=\"recent-changes\"><thead><tr><th>date</th><th>headline</th>\
@@ -539,22 +557,23 @@ pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> String {
     for &i in &ix {
         let r = &list[i];
         let tc = r.testcases.first().map(String::as_str).unwrap_or("");
-        let _ = write!(
+        put!(
             out,
             "<tr data-testid=\"recent-change\"><td>{}</td><td class=\"headline {}\">{}</td>\
-             <td><button data-act=\"testcase\" data-value=\"{t}\">{t}</button></td><td>{} {}</td>\
+             <td><button data-act=\"testcase\" data-value=\"{}\">{}</button></td><td>{} {}</td>\
              <td><button data-act=\"report\" data-value=\"{}\">{}</button></td></tr>",
-            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
+            r.date.as_deref().map(short_date).unwrap_or_default(),
             word_class(&r.word),
-            esc(&headline_text(r)),
-            esc(&r.machine),
-            esc(&key_params(r)),
-            esc(&permalink_key(r)),
-            esc(r.subject.as_deref().unwrap_or(&r.id)),
-            t = esc(tc),
+            headline_text(r),
+            tc,
+            tc,
+            r.machine,
+            key_params(r),
+            permalink_key(r),
+            r.subject.as_deref().unwrap_or(&r.id),
         );
     }
-    out.push_str("</tbody></table>");
+    out.lit("</tbody></table>");
     out
 }
 
@@ -744,7 +763,7 @@ mod tests {
                 sort: ChangesSort::Commit,
             }
         );
-        let html = controls_html(&f, &[("perf-stat".into(), 3), ("<x>".into(), 1)]);
+        let html = controls_html(&f, &[("perf-stat".into(), 3), ("<x>".into(), 1)]).into_string();
         for part in [
             "<option value=\"perf-stat\" selected>perf-stat (3)</option>",
             "<option value=\"&lt;x&gt;\">&lt;x&gt; (1)</option>",
@@ -779,8 +798,9 @@ mod tests {
         let labels: HashMap<u32, String> = [(0, "fs=xfs".to_string())].into();
         let histograms: BTreeSet<String> = ["fio.latency".to_string()].into();
         let ctx = RowCtx { idx: &idx, labels: &labels, histograms: &histograms };
-        let mut o = String::new();
+        let mut o = Html::new();
         row_html(&mut o, &ctx, &r, 7);
+        let o = o.into_string();
         for part in [
             "data-metric=\"fio.latency_2ms%\"",
             "class=\"dir-improvement headline\"",
@@ -801,9 +821,13 @@ mod tests {
             assert!(o.contains(part), "{part} in {o}");
         }
         assert!(!o.contains("<not>"));
+        // a known p-value: the test's name as the title, its apostrophe as written
+        let mut o = Html::new();
+        row_html(&mut o, &ctx, &shards()[0].changes[1], 0);
+        assert!(o.as_str().contains("<td class=\"sig\" title=\"two-sided Welch's t-test\">p=0.200</td>"), "{o:?}");
         let sh = shards();
         let l = list(&sh, |_| true, &ChangesFilter::default());
-        let all = rows_html(&ctx, &sh, &l.rows, 2);
+        let all = rows_html(&ctx, &sh, &l.rows, 2).into_string();
         assert_eq!(all.matches("<tr ").count(), 2, "only the first page is rendered");
     }
 
@@ -818,17 +842,17 @@ mod tests {
         assert_eq!(m.row(0).map(|r| r.metric.as_str()), Some("blogbench.write_score"), "the headline leads");
         assert_eq!(m.row(1).map(|r| r.metric.as_str()), Some("vmstat.system.cs"));
         assert_eq!(m.row(9), None);
-        let h = view_html(&cat.index, &m, &s.changes, 3);
+        let h = view_html(&cat.index, &m, &s.changes, 3).into_string();
         assert_eq!(h.matches("<tr data-testid=\"change-row\"").count(), 3);
         assert!(h.contains("4 changes in scope · 4 shown · 1 regressions · 1 improvements"), "{h}");
         assert!(h.contains("show 1 more (1 hidden)"), "{h}");
         assert!(h.contains("blogbench: machine=lkp-icl-2sp9 disk=1SSD"), "{h}");
-        let h = view_html(&cat.index, &m, &s.changes, PAGE);
+        let h = view_html(&cat.index, &m, &s.changes, PAGE).into_string();
         assert!(!h.contains("data-act=\"more\""));
         s.changes.headline = true;
         s.changes.dir = Some(Direction::Regression);
         let m = model(&cat, &s, sh);
-        assert!(view_html(&cat.index, &m, &s.changes, PAGE).contains("No change matches these filters."));
+        assert!(view_html(&cat.index, &m, &s.changes, PAGE).as_str().contains("No change matches these filters."));
     }
 
     #[test]
@@ -858,7 +882,7 @@ mod tests {
             direction: Direction::Regression,
             title: "a<b".into(),
         }];
-        let h = markers_html(&marks, |s| s as f64 * 10.0, 5.0, 100.0);
+        let h = markers_html(&marks, |s| s as f64 * 10.0, 5.0, 100.0).into_string();
         assert!(h.contains("left:20.0px;top:5.0px;height:100.0px;border-color:#010203"), "{h}");
         assert!(h.contains("title=\"a&lt;b\""), "{h}");
     }
@@ -946,7 +970,7 @@ mod tests {
             r("r2", "aim9", None, ""),
             r("r3", "hackbench", Some("hackbench.throughput"), "improvement"),
         ];
-        let html = recent_html(&list, &ViewState::default());
+        let html = recent_html(&list, &ViewState::default()).into_string();
         assert_eq!(html.matches("data-testid=\"recent-change\"").count(), 2, "reports without a headline are left out");
         assert!(html.contains("fio.write_iops -6.5% regression") && html.contains("class=\"headline regression\""));
         assert!(
@@ -956,6 +980,6 @@ mod tests {
         assert!(html.contains("&lt;b&gt;r1&lt;/b&gt;") && !html.contains("<b>r1"), "subjects are escaped");
         let mut s = ViewState::default();
         s.facets.insert(FacetKey::Machine, ["lkp-2".to_string()].into());
-        assert_eq!(recent_html(&list, &s).matches("recent-change\"").count(), 0, "the other facets apply");
+        assert_eq!(recent_html(&list, &s).as_str().matches("recent-change\"").count(), 0, "the other facets apply");
     }
 }

@@ -5,12 +5,12 @@
 
 use crate::catalog::Catalog;
 use crate::compare;
-use crate::html::{esc, link, select};
+use crate::html::{link, select, Html};
+use crate::put;
 use crate::state::ViewState;
 use model::stats::format_value;
 use model::{Direction, Index, JobShard};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 
 /// One bin of a histogram family.
 #[derive(Debug, Clone, PartialEq)]
@@ -233,99 +233,106 @@ fn side_text(s: &Option<Side>) -> String {
     }
 }
 
-fn bar(o: &mut String, side: &Option<Side>, class: &str, max: f64) {
+fn bar(o: &mut Html, side: &Option<Side>, class: &str, max: f64) {
     let Some(s) = side else {
         // Not measured: an empty slot keeps base left and head right.
-        let _ = write!(o, "<div class=\"bar {class} missing\" title=\"{class}: not in the report\"></div>");
+        put!(o, "<div class=\"bar {} missing\" title=\"{}: not in the report\"></div>", class, class);
         return;
     };
-    let _ = write!(
+    put!(
         o,
-        "<div class=\"bar {class}\" style=\"height:{:.2}%\" title=\"{class} {}\">",
-        height(s.mean, max),
-        esc(&format_value(s.mean))
+        "<div class=\"bar {}\" style=\"height:{}%\" title=\"{} {}\">",
+        class,
+        format!("{:.2}", height(s.mean, max)),
+        class,
+        format_value(s.mean)
     );
     let n = s.values.len().max(1);
     for (i, v) in s.values.iter().enumerate() {
-        let _ = write!(
+        put!(
             o,
-            "<span class=\"run\" style=\"bottom:{:.2}%;left:{}%\" title=\"{class} run {}: {}\"></span>",
-            height(*v, max),
+            "<span class=\"run\" style=\"bottom:{}%;left:{}%\" title=\"{} run {}: {}\"></span>",
+            format!("{:.2}", height(*v, max)),
             15 + i * 70 / n,
+            class,
             i + 1,
-            esc(&format_value(*v))
+            format_value(*v)
         );
     }
-    o.push_str("</div>");
+    o.lit("</div>");
 }
 
 /// The figure: one column per bin (base and head bars, runs as dots), a key, and the numbers as
 /// a table with the change as the mails print it.
-pub fn figure_html(d: &Dist) -> String {
-    let mut o = format!(
+pub fn figure_html(d: &Dist) -> Html {
+    let mut o = Html::new();
+    put!(
+        o,
         "<div class=\"dist-chart\" data-testid=\"dist-chart\" role=\"img\" tabindex=\"0\" aria-label=\"histogram of {}\">",
-        esc(&d.prefix)
+        d.prefix
     );
     for r in &d.rows {
-        o.push_str("<div class=\"dist-bin\"><div class=\"bars\">");
+        o.lit("<div class=\"dist-bin\"><div class=\"bars\">");
         bar(&mut o, &r.base, "base", d.max);
         bar(&mut o, &r.head, "head", d.max);
-        let _ = write!(o, "</div><div class=\"bin-label\">{}</div></div>", esc(&r.bin.label));
+        put!(o, "</div><div class=\"bin-label\">{}</div></div>", r.bin.label);
     }
     let runs =
         d.rows.iter().any(|r| [&r.base, &r.head].iter().any(|s| s.as_ref().is_some_and(|s| !s.values.is_empty())));
-    let _ = write!(
+    put!(
         o,
         "</div><div class=\"dist-key\"><span class=\"key base\"></span> base <span class=\"key head\"></span> head{} \
          · bars scaled to the largest value ({}) · bins the report does not print are missing, not zero</div>\
          <table class=\"compare-table dist-table\"><thead><tr><th class=\"metric\">bin</th><th class=\"num\">base ± %stddev</th>\
          <th class=\"num\">change</th><th class=\"num\">head ± %stddev</th></tr></thead><tbody>",
         if runs { " · dots: single runs" } else { "" },
-        esc(&format_value(d.max))
+        format_value(d.max)
     );
     for r in &d.rows {
         let mean = |s: &Option<Side>| s.as_ref().map(|s| format_value(s.mean)).unwrap_or_default();
-        let _ = write!(
+        put!(
             o,
             "<tr data-testid=\"dist-row\" data-metric=\"{}\" data-base=\"{}\" data-head=\"{}\" class=\"dir-{}\">\
              <td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num change\">{}</td><td class=\"num\">{}</td></tr>",
-            esc(&r.bin.metric),
+            r.bin.metric,
             mean(&r.base),
             mean(&r.head),
             r.direction.as_str(),
-            esc(&r.bin.metric),
-            esc(&side_text(&r.base)),
-            esc(&r.change_text),
-            esc(&side_text(&r.head)),
+            r.bin.metric,
+            side_text(&r.base),
+            r.change_text,
+            side_text(&r.head),
         );
     }
-    o.push_str("</tbody></table>");
+    o.lit("</tbody></table>");
     o
 }
 
 /// The notes beside the figure, each with the report it is on.
-pub fn notes_html(idx: &Index, notes: &[(usize, String)]) -> String {
+pub fn notes_html(idx: &Index, notes: &[(usize, String)]) -> Html {
+    let mut o = Html::new();
     if notes.is_empty() {
-        return String::new();
+        return o;
     }
-    let mut o =
-        String::from("<aside class=\"dist-notes\" data-testid=\"dist-notes\"><h2>Notes on this report</h2><ul>");
+    o.lit("<aside class=\"dist-notes\" data-testid=\"dist-notes\"><h2>Notes on this report</h2><ul>");
     for (r, n) in notes {
-        let _ = write!(o, "<li><blockquote class=\"note\">{}</blockquote><span class=\"meta\">on ", esc(n));
+        put!(o, "<li><blockquote class=\"note\">{}</blockquote><span class=\"meta\">on ", n);
         if let Some(rep) = idx.reports.get(*r) {
-            let from = rep.subject.clone().unwrap_or_else(|| rep.source.clone());
-            link(&mut o, rep.url.as_deref(), "", &esc(&from));
+            let mut from = Html::new();
+            from.text(rep.subject.as_deref().unwrap_or(&rep.source));
+            link(&mut o, rep.url.as_deref(), "", &from);
         }
-        o.push_str("</span></li>");
+        o.lit("</span></li>");
     }
-    o.push_str("</ul></aside>");
+    o.lit("</ul></aside>");
     o
 }
 
 /// The job and pair pickers (named for `apply_control`): `jobs` offered, `commits` with data.
-pub fn controls_html(cat: &Catalog, jobs: &[usize], job: usize, commits: &[u32], pair: Option<(u32, u32)>) -> String {
+pub fn controls_html(cat: &Catalog, jobs: &[usize], job: usize, commits: &[u32], pair: Option<(u32, u32)>) -> Html {
     let idx = &cat.index;
-    let mut o = String::from("<label class=\"job-pick\">job ");
+    let mut o = Html::new();
+    o.lit("<label class=\"job-pick\">job ");
     let job_opts: Vec<(String, String)> =
         jobs.iter().map(|&j| (idx.jobs[j].id.clone(), Catalog::describe_job(&idx.jobs[j]))).collect();
     select(&mut o, "job", "dist-job", &job_opts, &idx.jobs[job].id);
@@ -342,16 +349,16 @@ pub fn controls_html(cat: &Catalog, jobs: &[usize], job: usize, commits: &[u32],
         })
         .collect();
     let id = |c: Option<u32>| c.map(|c| idx.commits[c as usize].id.clone()).unwrap_or_default();
-    o.push_str("</label><div class=\"pair\"><label>base ");
+    o.lit("</label><div class=\"pair\"><label>base ");
     select(&mut o, "base", "dist-base", &commit_opts, &id(pair.map(|p| p.0)));
-    o.push_str("</label><label>head ");
+    o.lit("</label><label>head ");
     select(&mut o, "head", "dist-head", &commit_opts, &id(pair.map(|p| p.1)));
-    o.push_str("</label></div>");
+    o.lit("</label></div>");
     o
 }
 
 /// The whole distribution view: pickers, caption, figure and notes. `shard` is the job's.
-pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix: &str) -> String {
+pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix: &str) -> Html {
     let idx = &cat.index;
     let commits = commits(shard, prefix);
     let pos = |c: &Option<String>| c.as_deref().and_then(|c| cat.commit_pos(c)).map(|c| c as u32);
@@ -360,7 +367,9 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
     if !jobs.contains(&job) {
         jobs.insert(0, job);
     }
-    let mut o = format!(
+    let mut o = Html::new();
+    put!(
+        o,
         "<div class=\"compare-controls\">{}<button class=\"link\" data-act=\"compare\">all metrics of this pair (compare)</button></div>",
         controls_html(cat, &jobs, job, &commits, pair)
     );
@@ -368,23 +377,23 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
     match (dist, pair) {
         (Some(d), Some(p)) if !d.rows.is_empty() => {
             let short = |c: u32| idx.commits[c as usize].short().to_string();
-            let _ = write!(
+            put!(
                 o,
                 "<p class=\"compare-summary\" data-testid=\"dist-caption\">{} bins of {} · base {} → head {}</p>\
                  <div class=\"dist-body\"><div class=\"dist-figure\">{}</div>{}</div>",
                 d.rows.len(),
-                esc(prefix),
-                esc(&short(p.0)),
-                esc(&short(p.1)),
+                prefix,
+                short(p.0),
+                short(p.1),
                 figure_html(&d),
                 notes_html(idx, &notes(idx, &d, job, p))
             );
         }
         _ => {
-            let _ = write!(
+            put!(
                 o,
                 "<p class=\"hint\" data-testid=\"dist-hint\">This job has no {} bins at these commits. Pick another job or pair.</p>",
-                esc(prefix)
+                prefix
             );
         }
     }
@@ -517,7 +526,7 @@ mod tests {
         let mut shard = seed();
         shard.series[2].points.values = vec![vec![40.0, 50.0], vec![52.0, 55.0]];
         let d = build(&shard, "fio.latency", 19, 20, |_| -1);
-        let h = figure_html(&d);
+        let h = figure_html(&d).into_string();
         assert_eq!(h.matches("class=\"dist-bin\"").count(), 6);
         for part in [
             "data-metric=\"fio.latency_2ms%\" data-base=\"46.56\" data-head=\"53.61\"",
@@ -533,13 +542,13 @@ mod tests {
         }
         let mut idx = sample_index();
         idx.reports[0].notes = vec!["This is <not> a regression.".into()];
-        let n = notes_html(&idx, &[(0, idx.reports[0].notes[0].clone())]);
+        let n = notes_html(&idx, &[(0, idx.reports[0].notes[0].clone())]).into_string();
         assert!(n.contains("<blockquote class=\"note\">This is &lt;not&gt; a regression.</blockquote>"), "{n}");
         assert!(n.contains("href=\"https://lore.kernel.org/all/x@intel.com/\""), "{n}");
-        assert_eq!(notes_html(&idx, &[]), "");
+        assert_eq!(notes_html(&idx, &[]).as_str(), "");
 
         let cat = Catalog::new(sample_index());
-        let c = controls_html(&cat, &[0, 1], 1, &[0, 1], Some((0, 1)));
+        let c = controls_html(&cat, &[0, 1], 1, &[0, 1], Some((0, 1))).into_string();
         assert!(c.contains(&format!("<option value=\"{}\" selected>blogbench", cat.index.jobs[1].id)), "{c}");
         assert!(c.contains("name=\"head\""), "{c}");
         let mut s = crate::state::ViewState { base: Some("a".into()), head: Some("b".into()), ..Default::default() };
@@ -559,10 +568,10 @@ mod tests {
             s.points.base = vec![None, Some(0)];
         }
         let s = ViewState::default();
-        let h = page_html(&cat, &s, &shard, 0, "fio.latency");
+        let h = page_html(&cat, &s, &shard, 0, "fio.latency").into_string();
         assert!(h.contains("6 bins of fio.latency · base 4df0f7f145aa → head 19957a1816bb"), "{h}");
         assert!(h.contains("data-act=\"compare\""));
-        let h = page_html(&cat, &s, &shard, 0, "x.lat");
+        let h = page_html(&cat, &s, &shard, 0, "x.lat").into_string();
         assert!(h.contains("This job has no x.lat bins"), "{h}");
     }
 

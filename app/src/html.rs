@@ -1,16 +1,81 @@
 //! HTML text for the large, uniform parts of the page (the Changes table, the distribution
-//! figure): written as escaped strings by plain, natively tested functions and set with
-//! `inner_html`, with one delegated event handler per view. Typed Leptos views of hundreds of
-//! rows cost both wasm size (one generic instantiation per element shape) and render time.
+//! figure, the report page): written by plain, natively tested functions into an `Html` and set
+//! with `inner_html`, with one delegated event handler per view. Typed Leptos views of hundreds
+//! of rows cost both wasm size (one generic instantiation per element shape) and render time.
 //!
-//! Everything that comes from the data (metric names, notes from mail threads, subjects) goes
-//! through `esc`: the data is not trusted to be free of markup.
+//! The data is not trusted to be free of markup (metric names, notes from mail threads,
+//! subjects), so markup is never built by formatting text: `Html` takes markup only as
+//! `&'static str` templates and literals, and every other piece as a `Fragment`, which escapes
+//! text. Text from the data cannot become markup, whatever a view forgets.
 
 use std::fmt::Write;
 
+/// HTML being written. Markup enters only as `&'static str` templates and literals; every other
+/// piece goes through `Fragment`, which escapes text. So text from the data cannot become markup.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Html(String);
+
+/// A piece put into a template's `{}`: text is escaped, an `Html` goes in as it is. Sealed: only
+/// this module can say how a type is written, so no other module can add a raw kind of text.
+pub trait Fragment: sealed::Sealed {
+    fn put_into(&self, out: &mut String);
+}
+
+mod sealed {
+    /// Public but unnameable outside `html`: the types here are the only fragments.
+    pub trait Sealed {}
+    impl Sealed for str {}
+    impl Sealed for String {}
+    impl Sealed for super::Html {}
+    impl<T: Sealed + ?Sized> Sealed for &T {}
+    impl Sealed for usize {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+    impl Sealed for i32 {}
+    impl Sealed for i64 {}
+}
+
+impl Fragment for str {
+    fn put_into(&self, out: &mut String) {
+        escape_into(out, self);
+    }
+}
+
+impl Fragment for String {
+    fn put_into(&self, out: &mut String) {
+        escape_into(out, self);
+    }
+}
+
+impl Fragment for Html {
+    fn put_into(&self, out: &mut String) {
+        out.push_str(&self.0);
+    }
+}
+
+impl<T: Fragment + ?Sized> Fragment for &T {
+    fn put_into(&self, out: &mut String) {
+        (**self).put_into(out);
+    }
+}
+
+/// Integers need no escaping. Not floats: the caller formats them (`format!("{:.2}", x)`) into a
+/// `String`, which is escaped like any text.
+macro_rules! integer_fragments {
+    ($($t:ty),*) => {$(
+        impl Fragment for $t {
+            fn put_into(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+        }
+    )*};
+}
+integer_fragments!(usize, u8, u16, u32, u64, i32, i64);
+
 /// Escape text for an HTML text node or a double-quoted attribute value.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+fn escape_into(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -21,7 +86,121 @@ pub fn esc(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+}
+
+/// The number of `{}` in a template (public for `put!`, which calls it in a constant). Panics (at compile time, in `put!`) on a `{` not followed
+/// by `}` and on a lone `}`: inline captures (`{name}`) and format specs (`{:.2}`) would bypass
+/// the escaping of `Fragment`, and a template has no other use for braces.
+pub const fn holes(template: &str) -> usize {
+    let b = template.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'{' if i + 1 < b.len() && b[i + 1] == b'}' => {
+                n += 1;
+                i += 1;
+            }
+            b'{' => panic!("html template: a `{{` not followed by `}}` (no inline captures, no format specs)"),
+            b'}' => panic!("html template: a lone `}}`"),
+            _ => {}
+        }
+        i += 1;
+    }
+    n
+}
+
+impl Html {
+    pub fn new() -> Html {
+        Html(String::new())
+    }
+
+    pub fn with_capacity(n: usize) -> Html {
+        Html(String::with_capacity(n))
+    }
+
+    /// Static markup as an `Html` value (a link's inner content, say).
+    pub fn from_static(markup: &'static str) -> Html {
+        Html(markup.to_string())
+    }
+
+    /// `template` with each `{}` replaced by the next of `args`. Panics if the count of `{}`
+    /// differs from `args.len()`, or if the template has a `{` not followed by `}` or a lone `}`
+    /// (no inline captures, no format specs: they would bypass escaping). `put!` checks both
+    /// when it compiles.
+    pub fn put(&mut self, template: &'static str, args: &[&dyn Fragment]) -> &mut Html {
+        let n = holes(template);
+        assert!(n == args.len(), "html template with {n} `{{}}` given {} arguments: {template}", args.len());
+        let mut parts = template.split("{}");
+        if let Some(first) = parts.next() {
+            self.0.push_str(first);
+        }
+        for (part, arg) in parts.zip(args) {
+            arg.put_into(&mut self.0);
+            self.0.push_str(part);
+        }
+        self
+    }
+
+    /// Static markup, as it is.
+    pub fn lit(&mut self, markup: &'static str) -> &mut Html {
+        self.0.push_str(markup);
+        self
+    }
+
+    /// Text, escaped.
+    pub fn text(&mut self, t: &str) -> &mut Html {
+        escape_into(&mut self.0, t);
+        self
+    }
+
+    /// Markup written by another builder, as it is.
+    pub fn html(&mut self, h: &Html) -> &mut Html {
+        self.0.push_str(&h.0);
+        self
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `put!(h, "<td class=\"num\">{}</td>", value)`: `Html::put` with each argument as
+/// `&dyn Fragment`, the template checked when it compiles (as many `{}` as arguments, no other
+/// braces).
+///
+/// ```
+/// let mut h = app::html::Html::new();
+/// app::put!(h, "<td title=\"{}\">{}</td>", "a<b", 3usize);
+/// assert_eq!(h.as_str(), "<td title=\"a&lt;b\">3</td>");
+/// ```
+/// An inline capture, a format spec or a count of arguments other than of `{}` does not compile:
+/// ```compile_fail,E0080
+/// let (mut h, name) = (app::html::Html::new(), "x");
+/// app::put!(h, "<b>{name}</b>");
+/// ```
+/// ```compile_fail,E0080
+/// app::put!(app::html::Html::new(), "<b>{:.2}</b>", 1u8);
+/// ```
+/// ```compile_fail,E0080
+/// app::put!(app::html::Html::new(), "<b>{}</b>", "x", "y");
+/// ```
+#[macro_export]
+macro_rules! put {
+    ($h:expr, $t:literal $(, $a:expr)* $(,)?) => {{
+        const _: () = assert!(
+            $crate::html::holes($t) == <[&str]>::len(&[$(stringify!($a)),*]),
+            "html template: the count of `{{}}` differs from the count of arguments"
+        );
+        $h.put($t, &[$(&$a as &dyn $crate::html::Fragment),*])
+    }};
 }
 
 /// `u` when it may be a link's `href`: an absolute `http://` or `https://` URL without white space
@@ -35,34 +214,39 @@ pub fn safe_href(u: &str) -> Option<&str> {
     (has_host && clean).then_some(u)
 }
 
+/// A view's error message: `<div class="error" data-testid="error" role="alert">`.
+pub fn alert(message: &str) -> Html {
+    let mut h = Html::new();
+    put!(h, "<div class=\"error\" data-testid=\"error\" role=\"alert\">{}</div>", message);
+    h
+}
+
 /// `<option value="v" selected>label</option>`.
-pub fn option(out: &mut String, value: &str, label: &str, selected: bool) {
-    let sel = if selected { " selected" } else { "" };
-    let _ = write!(out, "<option value=\"{}\"{sel}>{}</option>", esc(value), esc(label));
+pub fn option(out: &mut Html, value: &str, label: &str, selected: bool) {
+    if selected {
+        put!(out, "<option value=\"{}\" selected>{}</option>", value, label);
+    } else {
+        put!(out, "<option value=\"{}\">{}</option>", value, label);
+    }
 }
 
 /// `<select name=.. data-testid=..>` with `(value, label)` options, `current` selected.
-pub fn select(out: &mut String, name: &str, testid: &str, options: &[(String, String)], current: &str) {
-    let _ = write!(out, "<select name=\"{}\" data-testid=\"{}\">", esc(name), esc(testid));
+pub fn select(out: &mut Html, name: &str, testid: &str, options: &[(String, String)], current: &str) {
+    put!(out, "<select name=\"{}\" data-testid=\"{}\">", name, testid);
     for (v, l) in options {
         option(out, v, l, v == current);
     }
-    out.push_str("</select>");
+    out.lit("</select>");
 }
 
-/// A link opening in a new tab, or just the text when there is no (safe) URL.
-pub fn link(out: &mut String, url: Option<&str>, title: &str, inner_html: &str) {
+/// A link opening in a new tab, or just the content when there is no (safe) URL.
+pub fn link(out: &mut Html, url: Option<&str>, title: &str, inner: &Html) {
     match url.and_then(safe_href) {
         Some(u) => {
-            let _ = write!(
-                out,
-                "<a href=\"{}\" target=\"_blank\" rel=\"noopener\" title=\"{}\">{inner_html}</a>",
-                esc(u),
-                esc(title)
-            );
+            put!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\" title=\"{}\">{}</a>", u, title, inner);
         }
         None => {
-            let _ = write!(out, "<span title=\"{}\">{inner_html}</span>", esc(title));
+            put!(out, "<span title=\"{}\">{}</span>", title, inner);
         }
     }
 }
@@ -71,11 +255,74 @@ pub fn link(out: &mut String, url: Option<&str>, title: &str, inner_html: &str) 
 mod tests {
     use super::*;
 
+    fn text(s: &str) -> String {
+        let mut h = Html::new();
+        h.text(s);
+        h.into_string()
+    }
+
     #[test]
     fn escapes_markup_and_quotes() {
-        assert_eq!(esc(r#"<b a="1">&'x'</b>"#), "&lt;b a=&quot;1&quot;&gt;&amp;&#39;x&#39;&lt;/b&gt;");
-        assert_eq!(esc("fio.latency_>=2000ms%"), "fio.latency_&gt;=2000ms%");
-        assert_eq!(esc("日本 ± 3%"), "日本 ± 3%");
+        assert_eq!(text(r#"<b a="1">&'x'</b>"#), "&lt;b a=&quot;1&quot;&gt;&amp;&#39;x&#39;&lt;/b&gt;");
+        assert_eq!(text("fio.latency_>=2000ms%"), "fio.latency_&gt;=2000ms%");
+        assert_eq!(text("日本 ± 3%"), "日本 ± 3%");
+        let mut h = Html::new();
+        put!(h, "<i title=\"{}\">{}</i>", r#"<b a="1">&'x'</b>"#, String::from("a<b"));
+        assert_eq!(h.as_str(), "<i title=\"&lt;b a=&quot;1&quot;&gt;&amp;&#39;x&#39;&lt;/b&gt;\">a&lt;b</i>");
+    }
+
+    #[test]
+    fn html_goes_in_as_it_is_text_and_numbers_escaped_or_printed() {
+        let mut inner = Html::new();
+        put!(inner, "<code>{}</code>", "<x>");
+        let mut h = Html::new();
+        let (n, m, k): (usize, u32, i64) = (7, 42, -3);
+        put!(h, "{}|{}|{}|{}|{}|{}", inner, "<code>", n, m, k, format!("{:.2}", 1.0f64 / 3.0));
+        assert_eq!(h.as_str(), "<code>&lt;x&gt;</code>|&lt;code&gt;|7|42|-3|0.33");
+        h.lit("<br>").text("&").html(&inner);
+        assert_eq!(h.as_str(), "<code>&lt;x&gt;</code>|&lt;code&gt;|7|42|-3|0.33<br>&amp;<code>&lt;x&gt;</code>");
+        assert!(!h.is_empty() && Html::new().is_empty());
+        assert_eq!(Html::from_static("<b>x</b>").as_str(), "<b>x</b>");
+        let mut t = Html::new();
+        put!(t, "no holes");
+        put!(t, "{}{}", 1u8, 2u16);
+        t.put("{} and {}", &[&"a", &3u64]);
+        assert_eq!(t.into_string(), "no holes12a and 3");
+    }
+
+    #[test]
+    fn templates_count_their_holes() {
+        assert_eq!((holes(""), holes("<a>"), holes("{}"), holes("a{}b{}c{}")), (0, 0, 1, 3));
+    }
+
+    #[test]
+    #[should_panic(expected = "given 1 arguments")]
+    fn fewer_holes_than_arguments_panic() {
+        Html::new().put("<b></b>", &[&"x"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "given 1 arguments")]
+    fn more_holes_than_arguments_panic() {
+        Html::new().put("<b>{}{}</b>", &[&"x"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "not followed by")]
+    fn an_inline_capture_panics() {
+        Html::new().put("<b>{name}</b>", &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "not followed by")]
+    fn a_format_spec_panics() {
+        Html::new().put("<b>{:.2}</b>", &[&"1"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "lone")]
+    fn a_lone_closing_brace_panics() {
+        Html::new().put("<b>}</b>", &[]);
     }
 
     #[test]
@@ -99,28 +346,32 @@ mod tests {
         ] {
             assert_eq!(safe_href(bad), None, "{bad}");
         }
-        let mut s = String::new();
-        link(&mut s, Some("javascript:alert(1)"), "t", "x");
-        assert_eq!(s, "<span title=\"t\">x</span>");
+        let mut s = Html::new();
+        link(&mut s, Some("javascript:alert(1)"), "t", &Html::from_static("x"));
+        assert_eq!(s.as_str(), "<span title=\"t\">x</span>");
     }
 
     #[test]
     fn pieces() {
-        let mut s = String::new();
+        let mut s = Html::new();
         select(&mut s, "dir", "changes-dir", &[("".into(), "all".into()), ("a\"".into(), "<A>".into())], "a\"");
         assert_eq!(
-            s,
+            s.as_str(),
             "<select name=\"dir\" data-testid=\"changes-dir\"><option value=\"\">all</option>\
              <option value=\"a&quot;\" selected>&lt;A&gt;</option></select>"
         );
-        let mut s = String::new();
-        link(&mut s, Some("https://x/?a=1&b=2"), "t\"", "<code>x</code>");
+        let mut s = Html::new();
+        link(&mut s, Some("https://x/?a=1&b=2"), "t\"", &Html::from_static("<code>x</code>"));
         assert_eq!(
-            s,
+            s.as_str(),
             "<a href=\"https://x/?a=1&amp;b=2\" target=\"_blank\" rel=\"noopener\" title=\"t&quot;\"><code>x</code></a>"
         );
-        let mut s = String::new();
-        link(&mut s, None, "t", "x");
-        assert_eq!(s, "<span title=\"t\">x</span>");
+        let mut s = Html::new();
+        link(&mut s, None, "t", &Html::from_static("x"));
+        assert_eq!(s.as_str(), "<span title=\"t\">x</span>");
+        assert_eq!(
+            alert("no <x>").as_str(),
+            "<div class=\"error\" data-testid=\"error\" role=\"alert\">no &lt;x&gt;</div>"
+        );
     }
 }

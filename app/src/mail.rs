@@ -4,59 +4,59 @@
 //! when the dataset has the same report. The worker and the components are in `mailreader` and
 //! `ui::mail`.
 
-use crate::html::esc;
+use crate::html::Html;
+use crate::put;
 use model::Upload;
-use std::fmt::Write;
 
 /// The box's HTML. `pick` is the shown report among `up.docs`; `hosted` the permalink key of the
 /// same report in the hosted data, if it is there. Actions: `data-act="mail-pick"` (value: a
 /// position), `"open"` (value: the hosted permalink), `"mail-close"`.
-pub fn result_html(up: &Upload, pick: usize, hosted: Option<&str>) -> String {
-    let mut out = String::from("<div class=\"mail-result\" data-testid=\"mail-result\" role=\"status\">");
-    let _ = write!(
+pub fn result_html(up: &Upload, pick: usize, hosted: Option<&str>) -> Html {
+    let mut out = Html::new();
+    out.lit("<div class=\"mail-result\" data-testid=\"mail-result\" role=\"status\">");
+    put!(
         out,
         "<p><strong>{}</strong> ({}), read in this browser by the importer's parser: nothing was uploaded. \
          <button data-act=\"mail-close\" data-testid=\"mail-close\">Close</button></p>",
-        esc(&up.name),
+        up.name,
         bytes_label(up.bytes)
     );
     if up.docs.is_empty() {
         let why = up.skipped.as_deref().unwrap_or("no report could be read");
-        let _ = write!(out, "<p class=\"mail-reason\" data-testid=\"mail-reason\">Not a report: {}.</p>", esc(why));
+        put!(out, "<p class=\"mail-reason\" data-testid=\"mail-reason\">Not a report: {}.</p>", why);
     }
     if up.docs.len() > 1 {
-        let _ = write!(out, "<p>{} reports in this mail:</p><ol class=\"mail-docs\">", up.docs.len());
+        put!(out, "<p>{} reports in this mail:</p><ol class=\"mail-docs\">", up.docs.len());
         for (i, d) in up.docs.iter().enumerate() {
-            let cur = if i == pick { " aria-current=\"true\"" } else { "" };
-            let _ = write!(
-                out,
-                "<li><button data-act=\"mail-pick\" data-value=\"{i}\"{cur}>{}</button></li>",
-                esc(d.subject.as_deref().unwrap_or(&d.id))
-            );
+            put!(out, "<li><button data-act=\"mail-pick\" data-value=\"{}\"", i);
+            if i == pick {
+                out.lit(" aria-current=\"true\"");
+            }
+            put!(out, ">{}</button></li>", d.subject.as_deref().unwrap_or(&d.id));
         }
-        out.push_str("</ol>");
+        out.lit("</ol>");
     }
     if let Some(key) = hosted.filter(|_| pick < up.docs.len()) {
-        let _ = write!(
+        put!(
             out,
             "<p data-testid=\"mail-hosted\">This report is in the hosted data too: \
              <button data-act=\"open\" data-value=\"{}\">open the hosted copy</button></p>",
-            esc(key)
+            key
         );
     }
     if !up.errors.is_empty() {
-        let _ = write!(
+        put!(
             out,
             "<details class=\"mail-errors\" data-testid=\"mail-errors\" open><summary>{} problem{} (the rest was read)</summary><ul>",
             up.errors.len(),
             if up.errors.len() == 1 { "" } else { "s" }
         );
         for e in &up.errors {
-            let _ = write!(out, "<li><code>{}</code></li>", esc(e));
+            put!(out, "<li><code>{}</code></li>", e);
         }
-        out.push_str("</ul></details>");
+        out.lit("</ul></details>");
     }
-    out.push_str("</div>");
+    out.lit("</div>");
     out
 }
 
@@ -81,12 +81,12 @@ mod tests {
     fn a_report_says_where_it_was_read_and_links_the_hosted_copy() {
         let up =
             Upload { name: "a<b>.eml".into(), bytes: 41_234, docs: vec![doc("r1", "[x] y")], ..Default::default() };
-        let html = result_html(&up, 0, Some("m@x"));
+        let html = result_html(&up, 0, Some("m@x")).into_string();
         assert!(html.contains("<strong>a&lt;b&gt;.eml</strong> (41 KB)"), "{html}");
         assert!(html.contains("nothing was uploaded"));
         assert!(html.contains("data-act=\"open\" data-value=\"m@x\""));
         assert!(!html.contains("mail-reason") && !html.contains("mail-docs") && !html.contains("mail-errors"));
-        let alone = result_html(&up, 0, None);
+        let alone = result_html(&up, 0, None).into_string();
         assert!(!alone.contains("mail-hosted"));
     }
 
@@ -99,7 +99,7 @@ mod tests {
             errors: vec!["pasted text:9: bad <value>".into()],
             ..Default::default()
         };
-        let html = result_html(&up, 0, None);
+        let html = result_html(&up, 0, None).into_string();
         assert!(html.contains("(52 bytes)"));
         assert!(html.contains("Not a report: no comparison table found."), "{html}");
         assert!(html.contains("1 problem (the rest was read)"));
@@ -110,7 +110,7 @@ mod tests {
     fn several_reports_offer_a_choice() {
         let up =
             Upload { name: "t.mbox".into(), docs: vec![doc("a", "first"), doc("b", "second")], ..Default::default() };
-        let html = result_html(&up, 1, None);
+        let html = result_html(&up, 1, None).into_string();
         assert!(html.contains("2 reports in this mail"));
         assert!(html.contains("data-value=\"0\">first</button>"));
         assert!(html.contains("data-value=\"1\" aria-current=\"true\">second</button>"), "{html}");

@@ -3,11 +3,11 @@
 //! reports of its job, and the perf-profile rows as a call tree and flat bars.
 
 use crate::compare::{Cell, Row};
-use crate::html::esc;
+use crate::html::{link, safe_href, select, Html};
+use crate::put;
 use crate::state::{FacetKey, SortKey, ViewState};
 use model::stats::{change_kind, format_value};
 use model::{Direction, ReportDoc, ReportSummary};
-use std::fmt::Write;
 
 /// Positions of the summaries the view state's facets keep (a summary matches a facet when its
 /// testcases, machine or parameter value is selected), in list order.
@@ -315,30 +315,32 @@ pub fn has_profile(rows: &[Row]) -> bool {
 
 /// The list rows of `ix` (positions in `list`), the `open` one marked; each row's button
 /// carries `data-act="open"` and the report's permalink key.
-pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> String {
-    let mut out = String::new();
+pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> Html {
+    let mut out = Html::new();
     for &i in ix {
         let r = &list[i];
         let key = permalink_key(r);
         let cls = if open == Some(key.as_str()) { " open" } else { "" };
         let commit = r.commit.as_deref().map(model::short_id).unwrap_or("");
-        let _ = write!(
+        put!(
             out,
-            "<li class=\"report-item{cls}\" data-testid=\"report-item\" data-report=\"{k}\">\
-             <button class=\"report-open\" data-act=\"open\" data-value=\"{k}\">\
+            "<li class=\"report-item{}\" data-testid=\"report-item\" data-report=\"{}\">\
+             <button class=\"report-open\" data-act=\"open\" data-value=\"{}\">\
              <span class=\"when\">{}</span><span class=\"branch\">{}</span><span class=\"commit\">{}</span>\
              <span class=\"subject\">{}</span><span class=\"headline {}\">{}</span><span class=\"job\">{} · {} {}</span>\
              </button></li>",
-            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
-            esc(r.branch.as_deref().unwrap_or("")),
-            esc(commit),
-            esc(r.subject.as_deref().unwrap_or(&r.id)),
+            cls,
+            key,
+            key,
+            r.date.as_deref().map(short_date).unwrap_or_default(),
+            r.branch.as_deref().unwrap_or(""),
+            commit,
+            r.subject.as_deref().unwrap_or(&r.id),
             word_class(&r.word),
-            esc(&headline_text(r)),
-            esc(&r.testcases.join(", ")),
-            esc(&r.machine),
-            esc(&key_params(r)),
-            k = esc(&key),
+            headline_text(r),
+            r.testcases.join(", "),
+            r.machine,
+            key_params(r),
         );
     }
     out
@@ -352,75 +354,68 @@ pub fn short_date(d: &str) -> String {
 
 /// The head of a report page: subject, date, headlines, the replies' notes, commits (linked by
 /// `commit_url`), jobs, lore and materials links.
-pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> String {
-    let mut out = String::new();
-    let _ = write!(
+pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> Html {
+    let mut out = Html::new();
+    put!(
         out,
         "<h2 data-testid=\"report-subject\">{}</h2><p class=\"meta\">{} · {}</p><ul class=\"headlines\">",
-        esc(d.subject.as_deref().unwrap_or(&d.source)),
-        esc(d.date.as_deref().unwrap_or("")),
-        esc(d.from.as_deref().unwrap_or(""))
+        d.subject.as_deref().unwrap_or(&d.source),
+        d.date.as_deref().unwrap_or(""),
+        d.from.as_deref().unwrap_or("")
     );
     for h in &d.headlines {
         let change = d.headline_change(h).map(|c| format!(" {c:+.1}%")).unwrap_or_default();
-        let _ = write!(
+        put!(
             out,
             "<li class=\"{}\" data-testid=\"report-headline\">{}{} {}</li>",
             word_class(&h.word),
-            esc(&h.metric),
+            h.metric,
             change,
-            esc(&h.word)
+            h.word
         );
     }
-    out.push_str("</ul>");
+    out.lit("</ul>");
     if !d.notes.is_empty() {
-        out.push_str("<div class=\"notes\" data-testid=\"report-notes\"><h3>Replies</h3>");
+        out.lit("<div class=\"notes\" data-testid=\"report-notes\"><h3>Replies</h3>");
         for n in &d.notes {
-            let _ = write!(out, "<blockquote>{}</blockquote>", esc(n));
+            put!(out, "<blockquote>{}</blockquote>", n);
         }
-        out.push_str("</div>");
+        out.lit("</div>");
     }
-    out.push_str("<table class=\"facts\">");
+    out.lit("<table class=\"facts\">");
     for (i, c) in d.commits.iter().enumerate() {
         let role = if i == 0 { "commit" } else { "base" };
-        let mut code = String::new();
-        crate::html::link(
-            &mut code,
-            commit_url(&c.id).or_else(|| c.url.clone()).as_deref(),
-            &c.id,
-            &format!("<code>{}</code>", esc(model::short_id(&c.id))),
-        );
+        let (mut short, mut code) = (Html::new(), Html::new());
+        put!(short, "<code>{}</code>", model::short_id(&c.id));
+        link(&mut code, commit_url(&c.id).or_else(|| c.url.clone()).as_deref(), &c.id, &short);
         let tree = [c.tree.as_deref(), c.branch.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
-        let _ = write!(
+        put!(
             out,
-            "<tr data-testid=\"report-{role}\"><th>{role}</th><td>{code} {}</td><td class=\"tree\">{}</td></tr>",
-            esc(c.subject.as_deref().unwrap_or("")),
-            esc(&tree)
+            "<tr data-testid=\"report-{}\"><th>{}</th><td>{} {}</td><td class=\"tree\">{}</td></tr>",
+            role,
+            role,
+            code,
+            c.subject.as_deref().unwrap_or(""),
+            tree
         );
     }
-    out.push_str("</table><table class=\"facts jobs\">");
+    out.lit("</table><table class=\"facts jobs\">");
     for j in &d.jobs {
         let params = j.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
-        let _ = write!(
-            out,
-            "<tr><th>{}</th><td>{}</td><td><code>{}</code></td></tr>",
-            esc(&j.testcase),
-            esc(&j.machine),
-            esc(&params)
-        );
+        put!(out, "<tr><th>{}</th><td>{}</td><td><code>{}</code></td></tr>", j.testcase, j.machine, params);
     }
-    out.push_str("</table><p class=\"links\">");
-    if let Some(u) = d.url.as_deref().and_then(crate::html::safe_href) {
-        let _ = write!(
+    out.lit("</table><p class=\"links\">");
+    if let Some(u) = d.url.as_deref().and_then(safe_href) {
+        put!(
             out,
             "<a data-testid=\"lore-link\" href=\"{}\" target=\"_blank\" rel=\"noopener\">the mail on lore</a> ",
-            esc(u)
+            u
         );
     }
-    if let Some(u) = d.materials_url.as_deref().and_then(crate::html::safe_href) {
-        let _ = write!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">materials</a>", esc(u));
+    if let Some(u) = d.materials_url.as_deref().and_then(safe_href) {
+        put!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">materials</a>", u);
     }
-    out.push_str("</p>");
+    out.lit("</p>");
     out
 }
 
@@ -439,60 +434,62 @@ pub const TABLE_ROWS: usize = 200;
 
 /// Every table of a report: controls (`name="ns"`, `name="dir"`; sort buttons `data-act="sort"`),
 /// rows as Compare prints them, fail:runs rows, the perf-profile view.
-pub fn tables_html(tables: &[Table], f: &TableFilter) -> String {
-    let mut out = String::new();
+pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
+    let mut out = Html::new();
     let n = tables.len();
     for (i, t) in tables.iter().enumerate() {
         let title = if n > 1 { format!("Table {} of {n}: {}", i + 1, t.job) } else { t.job.clone() };
-        let _ = write!(
+        put!(
             out,
             "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code> \
-             <button class=\"export\" data-act=\"csv\" data-value=\"{i}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
-            esc(&title),
-            esc(model::short_id(&t.base)),
-            esc(model::short_id(&t.head))
+             <button class=\"export\" data-act=\"csv\" data-value=\"{}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
+            title,
+            model::short_id(&t.base),
+            model::short_id(&t.head),
+            i
         );
         if !t.rows.is_empty() {
             rows_html(&mut out, &t.rows, f);
         }
         if !t.fails.is_empty() {
-            out.push_str("<table class=\"compare fails\" data-testid=\"report-fails\"><thead><tr><th>fail:runs</th><th>base</th><th>%reproduction</th><th>head</th></tr></thead><tbody>");
+            out.lit("<table class=\"compare fails\" data-testid=\"report-fails\"><thead><tr><th>fail:runs</th><th>base</th><th>%reproduction</th><th>head</th></tr></thead><tbody>");
             for r in &t.fails {
-                let _ = write!(
+                put!(
                     out,
                     "<tr><td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-                    esc(&r.metric),
-                    esc(&r.cells[0]),
-                    esc(&r.change),
-                    esc(&r.cells[1])
+                    r.metric,
+                    r.cells[0],
+                    r.change,
+                    r.cells[1]
                 );
             }
-            out.push_str("</tbody></table>");
+            out.lit("</tbody></table>");
         }
         if has_profile(&t.rows) {
             profile_html(&mut out, &t.rows);
         }
-        out.push_str("</section>");
+        out.lit("</section>");
     }
     out
 }
 
-fn rows_html(out: &mut String, rows: &[Row], f: &TableFilter) {
+fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     let mut opts: Vec<(String, String)> = vec![(String::new(), "all".into())];
     opts.extend(crate::compare::namespaces(rows).into_iter().map(|(ns, c)| (ns.clone(), format!("{ns} ({c})"))));
-    out.push_str("<div class=\"controls\"><label>namespace ");
-    crate::html::select(out, "ns", "report-ns", &opts, f.ns.as_deref().unwrap_or(""));
-    out.push_str("</label> <label>direction ");
+    out.lit("<div class=\"controls\"><label>namespace ");
+    select(out, "ns", "report-ns", &opts, f.ns.as_deref().unwrap_or(""));
+    out.lit("</label> <label>direction ");
     let dirs: Vec<(String, String)> = std::iter::once((String::new(), "any".to_string()))
         .chain([Direction::Regression, Direction::Improvement].map(|d| (d.as_str().into(), d.as_str().into())))
         .collect();
-    crate::html::select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
-    let (name, change) = (SortKey::Name.as_str(), SortKey::Change.as_str());
-    let _ = write!(
+    select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
+    put!(
         out,
         "</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{name}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{change}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>"
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
+        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
+        SortKey::Name.as_str(),
+        SortKey::Change.as_str()
     );
     let ix = crate::compare::view(rows, f.ns.as_deref(), f.dir, f.sort);
     let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
@@ -504,62 +501,66 @@ fn rows_html(out: &mut String, rows: &[Row], f: &TableFilter) {
             Direction::Undefined => "",
         };
         let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
-        let _ = write!(
+        put!(
             out,
-            "<tr data-testid=\"report-row\" data-metric=\"{m}\"><td class=\"metric\">{m}</td><td class=\"num\">{}</td>\
-             <td class=\"num change{cls}\">{}</td><td class=\"num\">{}</td></tr>",
-            esc(&cell(&r.base)),
-            esc(&r.change_text()),
-            esc(&cell(&r.head)),
-            m = esc(&r.metric)
+            "<tr data-testid=\"report-row\" data-metric=\"{}\"><td class=\"metric\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num change{}\">{}</td><td class=\"num\">{}</td></tr>",
+            r.metric,
+            r.metric,
+            cell(&r.base),
+            cls,
+            r.change_text(),
+            cell(&r.head)
         );
     }
-    out.push_str("</tbody>");
+    out.lit("</tbody>");
     if limit < ix.len() {
-        let _ = write!(
+        put!(
             out,
             "<tfoot><tr><td colspan=\"4\"><button data-act=\"all\">show all {} rows</button></td></tr></tfoot>",
             ix.len()
         );
     }
-    out.push_str("</table>");
+    out.lit("</table>");
 }
 
 /// The perf-profile view of a table's rows: the call tree, then children and self as bars.
-pub fn profile_html(out: &mut String, rows: &[Row]) {
+pub fn profile_html(out: &mut Html, rows: &[Row]) {
     let parts = [
         ("Call tree", "profile-tree", call_tree(rows, 5)),
         ("Children", "profile-children", flat(rows, "children", 5)),
         ("Self", "profile-self", flat(rows, "self", 5)),
     ];
     let max = parts.iter().flat_map(|p| &p.2).flat_map(|n| [n.base, n.head]).flatten().fold(1.0f64, f64::max);
-    out.push_str("<details class=\"perf-profile\" data-testid=\"perf-profile\" open><summary>perf-profile: where the cycles went \
+    out.lit("<details class=\"perf-profile\" data-testid=\"perf-profile\" open><summary>perf-profile: where the cycles went \
         (base <span class=\"key pbase\"></span> head <span class=\"key phead\"></span>, % of cycles; the biggest movers marked)</summary>");
     for (title, testid, nodes) in &parts {
         if nodes.is_empty() {
             continue;
         }
-        let _ = write!(out, "<h4>{title}</h4><ol class=\"profile\" data-testid=\"{testid}\">");
+        put!(out, "<h4>{}</h4><ol class=\"profile\" data-testid=\"{}\">", title, testid);
         for n in nodes.iter().take(80) {
-            let w = |v: Option<f64>| 100.0 * v.unwrap_or(0.0) / max;
-            let mover = if n.mover { " mover" } else { "" };
-            let _ = write!(
+            let w = |v: Option<f64>| format!("{:.1}", 100.0 * v.unwrap_or(0.0) / max);
+            put!(
                 out,
-                "<li class=\"node{mover}\" data-testid=\"profile-node\" data-depth=\"{d}\" style=\"padding-left:{d}em\">\
-                 <span class=\"fn\" title=\"{name}\">{name}</span><span class=\"bars\"><span class=\"pbar pbase\" style=\"width:{:.1}%\"></span>\
-                 <span class=\"pbar phead\" style=\"width:{:.1}%\"></span></span><span class=\"num\">{} → {}</span><span class=\"num delta\">{}</span></li>",
+                "<li class=\"node{}\" data-testid=\"profile-node\" data-depth=\"{}\" style=\"padding-left:{}em\">\
+                 <span class=\"fn\" title=\"{}\">{}</span><span class=\"bars\"><span class=\"pbar pbase\" style=\"width:{}%\"></span>\
+                 <span class=\"pbar phead\" style=\"width:{}%\"></span></span><span class=\"num\">{} → {}</span><span class=\"num delta\">{}</span></li>",
+                if n.mover { " mover" } else { "" },
+                n.depth,
+                n.depth,
+                n.name,
+                n.name,
                 w(n.base),
                 w(n.head),
                 Node::text(n.base),
                 Node::text(n.head),
                 n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default(),
-                d = n.depth,
-                name = esc(&n.name)
             );
         }
-        out.push_str("</ol>");
+        out.lit("</ol>");
     }
-    out.push_str("</details>");
+    out.lit("</details>");
 }
 
 /// The job's other reports (`others`, positions in `list`), each `data-act="open"`, and the
@@ -570,31 +571,33 @@ pub fn history_html(
     commits: usize,
     metric: Option<&str>,
     complete: bool,
-) -> String {
-    let mut out = format!("<h3>This job in other reports ({})</h3>", others.len());
+) -> Html {
+    let mut out = Html::new();
+    put!(out, "<h3>This job in other reports ({})</h3>", others.len());
     if others.is_empty() {
         let why = if complete { "No other report measured this job." } else { "loading the reports list…" };
-        let _ = write!(out, "<p class=\"hint\">{why}</p>");
+        put!(out, "<p class=\"hint\">{}</p>", why);
     }
-    out.push_str("<ul>");
+    out.lit("<ul>");
     for &i in others {
         let r = &list[i];
-        let _ = write!(
+        put!(
             out,
             "<li><a href=\"#\" data-act=\"open\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
-            esc(&permalink_key(r)),
-            esc(r.subject.as_deref().unwrap_or(&r.id)),
-            esc(&r.date.as_deref().map(short_date).unwrap_or_default()),
+            permalink_key(r),
+            r.subject.as_deref().unwrap_or(&r.id),
+            r.date.as_deref().map(short_date).unwrap_or_default(),
             word_class(&r.word),
-            esc(&headline_text(r))
+            headline_text(r)
         );
     }
-    out.push_str("</ul>");
+    out.lit("</ul>");
     if let Some(m) = metric.filter(|_| commits >= 3) {
-        let _ = write!(
+        put!(
             out,
-            "<button data-act=\"trend\" data-testid=\"job-trend\">Trend of {} over {commits} commits</button>",
-            esc(m)
+            "<button data-act=\"trend\" data-testid=\"job-trend\">Trend of {} over {} commits</button>",
+            m,
+            commits
         );
     }
     out
@@ -745,7 +748,7 @@ mod tests {
         };
         assert_eq!(d.headline_change(&h), Some(-10.0));
         d.headlines = vec![h.clone()];
-        assert!(head_html(&d, &|_| None).contains("fio.write_iops -10.0%"));
+        assert!(head_html(&d, &|_| None).as_str().contains("fio.write_iops -10.0%"));
         let other = model::DocHeadline { metric: "fio.read_iops".into(), ..h };
         assert_eq!(d.headline_change(&other), Some(6.5), "no row: the subject's figure");
     }
@@ -804,9 +807,9 @@ mod tests {
             url: Some("https://git.example/c/aaa1234".into()),
             ..Default::default()
         }];
-        let html = head_html(&d, &|_| None);
+        let html = head_html(&d, &|_| None).into_string();
         assert!(html.contains("href=\"https://git.example/c/aaa1234\""), "{html}");
-        let html = head_html(&d, &|_| Some("https://cat.example/aaa1234".into()));
+        let html = head_html(&d, &|_| Some("https://cat.example/aaa1234".into())).into_string();
         assert!(html.contains("href=\"https://cat.example/aaa1234\"") && !html.contains("git.example"), "{html}");
     }
 
@@ -847,12 +850,12 @@ mod tests {
         assert_eq!(same_job(&list, &list[0]), vec![3]);
         assert_eq!(commits_measured(&list, &[3], &list[0]), 3);
         assert_eq!(key_params(&list[0]), "fs=xfs");
-        let h = history_html(&list, &[3], 3, Some("fio.x"), true);
+        let h = history_html(&list, &[3], 3, Some("fio.x"), true).into_string();
         assert!(
             h.contains("(1)") && h.contains("data-act=\"trend\"") && h.contains("Trend of fio.x over 3 commits"),
             "{h}"
         );
-        let h = history_html(&list, &[], 2, Some("fio.x"), true);
+        let h = history_html(&list, &[], 2, Some("fio.x"), true).into_string();
         assert!(h.contains("No other report") && !h.contains("trend"), "{h}");
     }
 
@@ -920,20 +923,21 @@ mod tests {
         let mut r = summary("a", "fio<x>", "m1", "xfs", "c1");
         r.message_id = Some("q\"@x".into());
         r.subject = Some("<b>boom</b>".into());
-        let html = list_html(&[r], &[0], Some("q\"@x"));
+        let html = list_html(&[r], &[0], Some("q\"@x")).into_string();
         assert!(html.contains("class=\"report-item open\""), "{html}");
         assert!(html.contains("data-act=\"open\" data-value=\"q&quot;@x\""), "{html}");
         assert!(html.contains("&lt;b&gt;boom&lt;/b&gt;") && !html.contains("<b>"), "{html}");
         let t = tables(&doc(), &|_| 1);
-        let html = tables_html(&t, &TableFilter::default());
+        let html = tables_html(&t, &TableFilter::default()).into_string();
         assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
         assert!(html.contains("data-metric=\"fio.write_iops\"") && html.contains("report-fails"), "{html}");
-        let only = tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() });
+        let only =
+            tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() }).into_string();
         assert!(!only.contains("data-testid=\"report-row\""), "{only}");
         let mut d = doc();
         d.notes = vec!["This is not a <regression>".into()];
         d.url = Some("javascript:alert(1)".into());
-        let head = head_html(&d, &|_| None);
+        let head = head_html(&d, &|_| None).into_string();
         assert!(head.contains("This is not a &lt;regression&gt;") && !head.contains("javascript:"), "{head}");
     }
 }

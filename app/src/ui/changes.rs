@@ -5,7 +5,6 @@
 
 use super::{Cat, Nav, Shared};
 use crate::changes::{self, ChangesModel, PAGE};
-use crate::html::esc;
 use crate::state::{FacetKey, Tab};
 use crate::web;
 use leptos::prelude::*;
@@ -80,14 +79,14 @@ pub fn ChangesView() -> impl IntoView {
     let c3 = cat.clone();
     let body = move || -> String {
         if testcases.with(|t| t.is_empty()) {
-            return nav.state.with(|s| changes::recent_html(&c3.root.newest, s));
+            return nav.state.with(|s| changes::recent_html(&c3.root.newest, s)).into_string();
         }
         match model.get() {
             None => "<p class=\"loading\">loading the changes…</p>".into(),
-            Some(Err(e)) => format!("<div class=\"error\" data-testid=\"error\" role=\"alert\">{}</div>", esc(&e)),
+            Some(Err(e)) => crate::html::alert(&e).into_string(),
             Some(Ok(m)) => {
                 let m: &ChangesModel = &m.0;
-                nav.state.with(|s| changes::view_html(&c3.index, m, &s.changes, limit.get()))
+                nav.state.with(|s| changes::view_html(&c3.index, m, &s.changes, limit.get())).into_string()
             }
         }
     };

@@ -3,7 +3,6 @@
 //! `dist::page_html`; this component loads the job's shard and handles the pickers.
 
 use super::{Cat, Nav};
-use crate::html::esc;
 use crate::state::Tab;
 use crate::{dist, web};
 use leptos::prelude::*;
@@ -38,10 +37,10 @@ pub fn DistView() -> impl IntoView {
                             fio.latency_2ms%) and a job: its histogram family is shown here.</p>";
         match shard.get() {
             None => "<p class=\"loading\">loading the job's metrics…</p>".into(),
-            Some(Err(e)) => format!("<div class=\"error\" data-testid=\"error\" role=\"alert\">{}</div>", esc(&e)),
+            Some(Err(e)) => crate::html::alert(&e).into_string(),
             Some(Ok(None)) => HINT.into(),
             Some(Ok(Some(sh))) => nav.state.with(|s| match (job.get(), s.metric.as_deref().and_then(dist::family)) {
-                (Some(j), Some(prefix)) => dist::page_html(&c3, s, &sh, j, prefix),
+                (Some(j), Some(prefix)) => dist::page_html(&c3, s, &sh, j, prefix).into_string(),
                 _ => HINT.into(),
             }),
         }

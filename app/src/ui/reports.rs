@@ -381,16 +381,20 @@ pub fn ReportsView() -> impl IntoView {
         } else {
             format!("the {} newest reports", ix.len())
         };
-        let mut html = format!("<p class=\"list-count\" data-testid=\"reports-count\">{count}</p><ol class=\"report-list\" data-testid=\"report-list\">");
-        html.push_str(&reports::list_html(&list, &ix[..n], open_key.get().as_deref()));
-        html.push_str("</ol>");
+        let mut html = crate::html::Html::new();
+        crate::put!(
+            html,
+            "<p class=\"list-count\" data-testid=\"reports-count\">{}</p><ol class=\"report-list\" data-testid=\"report-list\">",
+            count
+        );
+        html.html(&reports::list_html(&list, &ix[..n], open_key.get().as_deref())).lit("</ol>");
         if n < ix.len() || !complete {
-            html.push_str("<button data-testid=\"reports-more\" data-act=\"more\">Show more</button>");
+            html.lit("<button data-testid=\"reports-more\" data-act=\"more\">Show more</button>");
         }
         if ix.is_empty() && complete {
-            html.push_str("<p class=\"hint\">No report matches the filters.</p>");
+            html.lit("<p class=\"hint\">No report matches the filters.</p>");
         }
-        html
+        html.into_string()
     };
     view! {
         <div class="reports-layout">
@@ -458,7 +462,7 @@ fn MailReport(up: Arc<Upload>) -> impl IntoView {
             let d = d.as_ref()?;
             d.list.iter().find(|r| Some(&r.id) == id.as_ref()).map(reports::permalink_key)
         });
-        crate::mail::result_html(&u1, pick.get(), key.as_deref())
+        crate::mail::result_html(&u1, pick.get(), key.as_deref()).into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
@@ -486,12 +490,13 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let tables = Arc::new(reports::tables(&d, &move |m| c2.direction(m)));
     let c3 = cat.clone();
     // the catalog's link (it may know the full id from a git log), else the document's own
-    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()));
+    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()))
+        .into_string();
     let all = RwSignal::new(false);
     let (t2, id) = (tables.clone(), d.id.clone());
     let body = move || {
         let f = nav.state.with(|s| reports::TableFilter { ns: s.ns.clone(), dir: s.dir, sort: s.sort, all: all.get() });
-        reports::tables_html(&tables, &f)
+        reports::tables_html(&tables, &f).into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
@@ -625,7 +630,11 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
             // the one file of the reports list by job that holds this job
             HistorySource::ByJob(file) => match file.get() {
                 None => (Arc::new(Vec::new()), Vec::new(), 0, false),
-                Some(Err(e)) => return format!("<p class=\"error\">{}</p>", crate::html::esc(&e)),
+                Some(Err(e)) => {
+                    let mut h = crate::html::Html::new();
+                    crate::put!(h, "<p class=\"error\">{}</p>", e);
+                    return h.into_string();
+                }
                 Some(Ok(page)) => {
                     let list = Arc::new(page.reports.clone());
                     let others = reports::same_job(&list, &me);
@@ -641,7 +650,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
                 (data.list.clone(), others, commits, data.complete)
             }
         };
-        reports::history_html(&list, &others, commits, me.metric.as_deref(), complete)
+        reports::history_html(&list, &others, commits, me.metric.as_deref(), complete).into_string()
     };
     view! { <section class="job-history" data-testid="job-history" on:click=on_click inner_html=html></section> }
 }

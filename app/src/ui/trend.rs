@@ -175,7 +175,8 @@ pub fn Trend() -> impl IntoView {
                 |slot| g.x(slot) / dpr,
                 g.plot.top / dpr,
                 (g.plot.bottom - g.plot.top) / dpr,
-            ),
+            )
+            .into_string(),
             _ => String::new(),
         })
     };
