@@ -1,6 +1,6 @@
-// Export in headless Chromium: a report's table, the Compare table and the Changes listing download
+// Export in headless Chromium: a report's table, the Compare table, the Changes listing and the newest headlines download
 // as CSV with every row and the mail's numbers; the trend downloads as an SVG document (the same
-// drawing as the canvas) and as a PNG. Expects dist/ (trunk build --release).
+// drawing as the canvas) and as a PNG, the latency distribution as CSV, SVG and PNG. Expects dist/.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,5 +101,35 @@ test('the trend as SVG and PNG', async () => {
   assert.equal(png.name, 'lkp-blogbench.write_score.png');
   assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
   assert.ok(png.bytes.length > 2000, `${png.bytes.length} bytes`);
+  assert.deepEqual(errors, []);
+});
+
+test('the latency distribution as CSV, SVG and PNG; the newest headlines as CSV', async () => {
+  const { page, errors } = site.ctx;
+  await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);
+  await page.locator('[data-testid=compare-row][data-metric="fio.latency_2ms%"] [data-testid=dist-link]').click();
+  await page.getByTestId('dist-chart').waitFor();
+  const bins = await page.getByTestId('dist-row').count();
+  const csv = parseCsv((await download(page, '[data-testid=dist-csv]')).bytes.toString('utf8'));
+  assert.equal(csv.length - 1, bins, 'one line per bin the figure shows');
+  const two = csv.find((r) => r[1] === 'fio.latency_2ms%');
+  assert.deepEqual([two[0], two[3], two[7], two[10]], ['2ms', '46.56', '53.61', '7.1'], 'the mail\'s 2 ms bin');
+  const svg = await download(page, '[data-testid=dist-svg]');
+  assert.match(svg.name, /^lkp-fio\.latency[0-9a-f]{12}-[0-9a-f]{12}\.svg$/);
+  const text = svg.bytes.toString('utf8');
+  assert.match(text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal((text.match(/<rect class="head"/g) || []).length, bins, 'a head bar per bin');
+  const png = await download(page, '[data-testid=dist-png]');
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+  assert.ok(png.bytes.length > 3000, `${png.bytes.length} bytes`);
+
+  await page.goto(`${site.srv.url}?view=changes`);
+  await page.getByTestId('recent-changes').waitFor();
+  const listed = await page.getByTestId('recent-change').count();
+  const { name, bytes } = await download(page, '[data-testid=recent-csv]');
+  assert.equal(name, 'lkp-newest-headlines.csv');
+  const rows = parseCsv(bytes.toString('utf8'));
+  assert.equal(rows.length - 1, listed);
+  assert.ok(listed > 5 && rows.slice(1).every((r) => r[1] && r[4]), 'testcase and metric on every row');
   assert.deepEqual(errors, []);
 });

@@ -539,17 +539,23 @@ pub fn markers_html(marks: &[StepMarker], x: impl Fn(usize) -> f64, top: f64, he
     o
 }
 
+/// The rows of `recent_html`: positions in `list` of the reports with a headline the facets keep.
+pub fn recent_rows(list: &[model::ReportSummary], s: &ViewState) -> Vec<usize> {
+    crate::reports::filter(list, s).into_iter().filter(|&i| list[i].metric.is_some()).collect()
+}
+
 /// With no testcase chosen: the newest reports' headline changes across every testcase (the
 /// root's newest list, kept to the other facets), each opening its report or its testcase's
 /// changes; never an empty view.
 pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> Html {
     use crate::reports::{headline_text, key_params, permalink_key, short_date, word_class};
-    let ix: Vec<usize> = crate::reports::filter(list, s).into_iter().filter(|&i| list[i].metric.is_some()).collect();
+    let ix = recent_rows(list, s);
     let mut out = Html::new();
     put!(
         out,
         "<h2 class=\"view-title\">Newest headline changes, all testcases</h2><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
-         reports' headlines. Pick testcases in the filters to list every change they measured.</p>\
+         reports' headlines. Pick testcases in the filters to list every change they measured. \
+         <button class=\"export\" data-act=\"csv\" data-testid=\"recent-csv\" title=\"these rows, as CSV\">CSV</button></p>\
          <table class=\"recent\" data-testid=\"recent-changes\"><thead><tr><th>date</th><th>headline</th>\
          <th>testcase</th><th>job</th><th>report</th></tr></thead><tbody>",
         ix.len()

@@ -360,9 +360,7 @@ pub fn controls_html(cat: &Catalog, jobs: &[usize], job: usize, commits: &[u32],
 /// The whole distribution view: pickers, caption, figure and notes. `shard` is the job's.
 pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix: &str) -> Html {
     let idx = &cat.index;
-    let commits = commits(shard, prefix);
-    let pos = |c: &Option<String>| c.as_deref().and_then(|c| cat.commit_pos(c)).map(|c| c as u32);
-    let pair = pair(cat, job, &commits, pos(&s.base), pos(&s.head));
+    let (commits, pair) = selection(cat, s, shard, job, prefix);
     let mut jobs = crate::facets::matching_jobs(&idx.jobs, s);
     if !jobs.contains(&job) {
         jobs.insert(0, job);
@@ -380,6 +378,9 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
             put!(
                 o,
                 "<p class=\"compare-summary\" data-testid=\"dist-caption\">{} bins of {} · base {} → head {}</p>\
+                 <p class=\"dist-export\">Export: <button class=\"export\" data-act=\"csv\" data-testid=\"dist-csv\">CSV</button> \
+                 <button class=\"export\" data-act=\"svg\" data-testid=\"dist-svg\">SVG</button> \
+                 <button class=\"export\" data-act=\"png\" data-testid=\"dist-png\">PNG</button></p>\
                  <div class=\"dist-body\"><div class=\"dist-figure\">{}</div>{}</div>",
                 d.rows.len(),
                 prefix,
@@ -398,6 +399,128 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
         }
     }
     o
+}
+
+/// The commits the pickers offer and the pair shown (the state's, completed by the job's default).
+fn selection(
+    cat: &Catalog,
+    s: &ViewState,
+    shard: &JobShard,
+    job: usize,
+    prefix: &str,
+) -> (Vec<u32>, Option<(u32, u32)>) {
+    let commits = commits(shard, prefix);
+    let pos = |c: &Option<String>| c.as_deref().and_then(|c| cat.commit_pos(c)).map(|c| c as u32);
+    let pair = pair(cat, job, &commits, pos(&s.base), pos(&s.head));
+    (commits, pair)
+}
+
+/// The distribution the view shows (for its exports): the pair and its bins, if it has any.
+pub fn shown(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix: &str) -> Option<((u32, u32), Dist)> {
+    let (_, pair) = selection(cat, s, shard, job, prefix);
+    let p = pair?;
+    let d = build(shard, prefix, p.0, p.1, |m| cat.direction(m));
+    (!d.rows.is_empty()).then_some((p, d))
+}
+
+/// Size of `figure_svg`'s drawing for `d`: a 64 px column per bin.
+pub fn svg_size(d: &Dist) -> (u32, u32) {
+    (SVG_LEFT as u32 + 64 * d.rows.len().max(1) as u32 + 20, 330)
+}
+
+const SVG_LEFT: f64 = 56.0;
+const SVG_TOP: f64 = 48.0;
+const SVG_PLOT: f64 = 210.0;
+
+/// The figure as a standalone SVG document (light colours, like a printed page): per bin the base
+/// and head bars, their runs as dots, the bin's label; a title naming the family and the pair, a
+/// key, and the scale. Everything from the data is escaped by `Html`.
+pub fn figure_svg(d: &Dist, title: &str) -> Html {
+    let (w, h) = svg_size(d);
+    let mut o = Html::new();
+    put!(
+        o,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" \
+         font-family=\"sans-serif\" font-size=\"11\"><rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\
+         <text x=\"{}\" y=\"22\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">{}</text>",
+        w,
+        h,
+        w,
+        h,
+        SVG_LEFT as u32,
+        title
+    );
+    let bottom = SVG_TOP + SVG_PLOT;
+    put!(
+        o,
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999999\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#444444\">{}</text>\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#444444\">0</text>",
+        SVG_LEFT as u32 - 4,
+        SVG_TOP as u32,
+        w - 20,
+        SVG_TOP as u32,
+        SVG_LEFT as u32 - 8,
+        SVG_TOP as u32 + 4,
+        format_value(d.max),
+        SVG_LEFT as u32 - 8,
+        bottom as u32 + 4
+    );
+    for (i, r) in d.rows.iter().enumerate() {
+        let x = SVG_LEFT + 64.0 * i as f64;
+        svg_bar(&mut o, &r.base, x + 10.0, d.max, "#9fb6cd", "base");
+        svg_bar(&mut o, &r.head, x + 34.0, d.max, "#f28e2b", "head");
+        put!(
+            o,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>",
+            format!("{:.1}", x + 32.0),
+            bottom as u32 + 16,
+            r.bin.label
+        );
+    }
+    put!(
+        o,
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555555\"/>\
+         <rect x=\"{}\" y=\"300\" width=\"12\" height=\"12\" fill=\"#9fb6cd\"/><text x=\"{}\" y=\"310\" fill=\"#222222\">base</text>\
+         <rect x=\"{}\" y=\"300\" width=\"12\" height=\"12\" fill=\"#f28e2b\"/><text x=\"{}\" y=\"310\" fill=\"#222222\">head</text>\
+         <text x=\"{}\" y=\"310\" fill=\"#444444\">bins the report does not print are missing, not zero</text></svg>",
+        SVG_LEFT as u32 - 4,
+        bottom as u32,
+        w - 20,
+        bottom as u32,
+        SVG_LEFT as u32,
+        SVG_LEFT as u32 + 16,
+        SVG_LEFT as u32 + 60,
+        SVG_LEFT as u32 + 76,
+        SVG_LEFT as u32 + 120
+    );
+    o
+}
+
+/// One side's bar (20 px wide at `x`) with a title, and its runs as dots.
+fn svg_bar(o: &mut Html, side: &Option<Side>, x: f64, max: f64, fill: &'static str, class: &'static str) {
+    let Some(s) = side else { return };
+    let px = |v: f64| SVG_PLOT * height(v, max) / 100.0;
+    let bottom = SVG_TOP + SVG_PLOT;
+    let hgt = px(s.mean);
+    put!(
+        o,
+        "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"20\" height=\"{}\" fill=\"{}\"><title>{} {}</title></rect>",
+        class,
+        format!("{x:.1}"),
+        format!("{:.1}", bottom - hgt),
+        format!("{hgt:.1}"),
+        fill,
+        class,
+        side_text(side)
+    );
+    for v in &s.values {
+        put!(
+            o,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"2.5\" fill=\"#333333\"/>",
+            format!("{:.1}", x + 10.0),
+            format!("{:.1}", bottom - px(*v))
+        );
+    }
 }
 
 /// Apply a picker of `controls_html`: another job starts from its default pair.
@@ -557,6 +680,44 @@ mod tests {
         assert!(apply_control(&mut s, "job", "j"));
         assert_eq!((s.job.as_deref(), s.base.clone(), s.head.clone()), (Some("j"), None, None));
         assert!(!apply_control(&mut s, "x", ""));
+    }
+
+    #[test]
+    fn the_figure_as_an_svg_document() {
+        let mut shard = seed();
+        shard.series[2].points.values = vec![vec![40.0, 50.0], vec![52.0, 55.0]];
+        let d = build(&shard, "fio.latency", 19, 20, |_| -1);
+        let svg = figure_svg(&d, "fio.latency of <job> · base a → head b").into_string();
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
+        assert!(svg.ends_with("</svg>"));
+        let (w, h) = svg_size(&d);
+        assert!(svg.contains(&format!("width=\"{w}\" height=\"{h}\"")), "{svg}");
+        // one bar per measured side (each of the 6 bins has both), the runs of the one bin with runs
+        assert_eq!(svg.matches("<rect class=\"base\"").count(), 6);
+        assert_eq!(svg.matches("<rect class=\"head\"").count(), 6);
+        assert_eq!(svg.matches("<circle ").count(), 4);
+        // the largest value (a run, 55) is at the top of the plot, the scale says it; XML escaped
+        assert!(svg.contains("<circle cx=\"164.0\" cy=\"48.0\""), "{svg}");
+        assert!(svg.contains(">55.00</text>"), "{svg}");
+        assert!(svg.contains("<title>head 53.61</title>"), "{svg}");
+        assert!(svg.contains(">&gt;=2000ms</text>"), "{svg}");
+        assert!(svg.contains("fio.latency of &lt;job&gt; · base a → head b"), "{svg}");
+        assert!(!svg.contains("<job>"));
+    }
+
+    #[test]
+    fn the_bins_as_csv() {
+        let idx = sample_index();
+        let mut shard = seed();
+        shard.series[2].points.values = vec![vec![40.0, 50.0], vec![52.0, 55.0]];
+        let d = build(&shard, "fio.latency", 19, 20, |_| -1);
+        let csv = crate::export::dist_csv(&idx, &d, (0, 1));
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 1 + 6, "{csv}");
+        assert!(lines[0].starts_with("bin,metric,base_commit,base_mean,base_stddev_pct,base_runs,head_commit"));
+        let (b, h) = (&idx.commits[0].id, &idx.commits[1].id);
+        assert_eq!(lines[2], format!("2ms,fio.latency_2ms%,{b},46.56,3,40 50,{h},53.61,,52 55,7.1,regression"));
+        assert!(lines[6].starts_with(">=2000ms,fio.latency_>=2000ms%,"), "{}", lines[6]);
     }
 
     #[test]

@@ -169,6 +169,77 @@ pub fn changes_csv(idx: &Index, m: &ChangesModel) -> String {
     csv(&header, rows)
 }
 
+/// A distribution's bins (value order): each side's mean, stddev % and single runs (space-separated,
+/// where the source had them), and the change as lkp prints it for `%` metrics (percentage points).
+pub fn dist_csv(idx: &Index, d: &crate::dist::Dist, pair: (u32, u32)) -> String {
+    let header = [
+        "bin",
+        "metric",
+        "base_commit",
+        "base_mean",
+        "base_stddev_pct",
+        "base_runs",
+        "head_commit",
+        "head_mean",
+        "head_stddev_pct",
+        "head_runs",
+        "change",
+        "direction",
+    ];
+    let commit = |c: u32| idx.commits.get(c as usize).map(|c| c.id.clone()).unwrap_or_default();
+    let side = |s: &Option<crate::dist::Side>| match s {
+        Some(s) => {
+            let runs: Vec<String> = s.values.iter().map(|v| num(Some(*v))).collect();
+            [num(Some(s.mean)), num(s.stddev_pct), runs.join(" ")]
+        }
+        None => Default::default(),
+    };
+    let rows = d.rows.iter().map(|r| {
+        let [bm, bs, br] = side(&r.base);
+        let [hm, hs, hr] = side(&r.head);
+        let (b, h) = (commit(pair.0), commit(pair.1));
+        let (label, metric) = (r.bin.label.clone(), r.bin.metric.clone());
+        vec![label, metric, b, bm, bs, br, h, hm, hs, hr, num(r.change), r.direction.as_str().into()]
+    });
+    csv(&header, rows)
+}
+
+/// The newest reports' headline changes (the Changes view with no testcase): the reports at
+/// `rows` of `list`, as listed.
+pub fn recent_csv(list: &[model::ReportSummary], rows: &[usize]) -> String {
+    let header = [
+        "date",
+        "testcase",
+        "machine",
+        "parameters",
+        "metric",
+        "change",
+        "word",
+        "base_commit",
+        "head_commit",
+        "subject",
+        "message_id",
+    ];
+    let params =
+        |r: &model::ReportSummary| r.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+    let rows = rows.iter().filter_map(|&i| list.get(i)).map(|r| {
+        vec![
+            r.date.clone().unwrap_or_default(),
+            r.testcases.first().cloned().unwrap_or_default(),
+            r.machine.clone(),
+            params(r),
+            r.metric.clone().unwrap_or_default(),
+            num(r.change),
+            r.word.clone(),
+            r.base.clone().unwrap_or_default(),
+            r.commit.clone().unwrap_or_default(),
+            r.subject.clone().unwrap_or_default(),
+            r.message_id.clone().unwrap_or_default(),
+        ]
+    });
+    csv(&header, rows)
+}
+
 /// A file name for an export: `lkp-<what>.<ext>`, with anything but `[A-Za-z0-9._-]` as `_`.
 pub fn file_name(what: &str, ext: &str) -> String {
     let safe: String =
@@ -245,5 +316,33 @@ mod tests {
     #[test]
     fn file_names_are_plain() {
         assert_eq!(file_name("fio-basic · lkp-skl/xfs", "csv"), "lkp-fio-basic___lkp-skl_xfs.csv");
+    }
+
+    #[test]
+    fn the_newest_headlines_as_listed() {
+        let r = |id: &str, metric: Option<&str>| model::ReportSummary {
+            id: id.into(),
+            date: Some("2026-11-30 10:00".into()),
+            subject: Some(format!("[linus:master] {id}, \"quoted\"")),
+            testcases: vec!["fio-basic".into()],
+            metric: metric.map(String::from),
+            change: Some(-12.3),
+            word: "regression".into(),
+            commit: Some("19957a1816bb".into()),
+            base: Some("4df0f7f145aa".into()),
+            machine: "lkp-icl-2sp9".into(),
+            params: [("bs".to_string(), "4k".to_string()), ("rw".to_string(), "write".to_string())].into(),
+            ..Default::default()
+        };
+        let list = [r("a", Some("fio.write_iops")), r("b", None), r("c", Some("fio.read_bw_MBps"))];
+        let csv = recent_csv(&list, &[0, 2]);
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert_eq!(
+            lines[1],
+            "2026-11-30 10:00,fio-basic,lkp-icl-2sp9,bs=4k rw=write,fio.write_iops,-12.3,regression,4df0f7f145aa,\
+             19957a1816bb,\"[linus:master] a, \"\"quoted\"\"\",",
+        );
+        assert!(lines[2].contains("fio.read_bw_MBps"));
     }
 }

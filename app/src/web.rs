@@ -174,6 +174,38 @@ pub fn download_url(name: &str, url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Offer the SVG document `svg` (`width` × `height` CSS pixels) as a PNG download named `name`,
+/// drawn at twice that size: the SVG is loaded as an image from a `blob:` URL, drawn on a canvas
+/// (a same-origin image keeps the canvas readable) and read back as `image/png`.
+pub fn download_svg_as_png(name: &str, svg: &str, width: u32, height: u32) -> Result<(), String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(svg));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("image/svg+xml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_error)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    let img = web_sys::HtmlImageElement::new().map_err(js_error)?;
+    let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas").map_err(js_error)?.unchecked_into();
+    canvas.set_width(2 * width);
+    canvas.set_height(2 * height);
+    let (name, src, image) = (name.to_string(), url.clone(), img.clone());
+    let onload = Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&src);
+        let ctx =
+            canvas.get_context("2d").ok().flatten().map(|c| c.unchecked_into::<web_sys::CanvasRenderingContext2d>());
+        let Some(ctx) = ctx else { return };
+        let (w, h) = (f64::from(canvas.width()), f64::from(canvas.height()));
+        if ctx.draw_image_with_html_image_element_and_dw_and_dh(&image, 0.0, 0.0, w, h).is_ok() {
+            if let Ok(png) = canvas.to_data_url_with_type("image/png") {
+                let _ = download_url(&name, &png);
+            }
+        }
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&url);
+    Ok(())
+}
+
 /// The device pixel ratio (1 when unknown).
 pub fn device_pixel_ratio() -> f64 {
     web_sys::window().map(|w| w.device_pixel_ratio()).filter(|r| *r > 0.0).unwrap_or(1.0)

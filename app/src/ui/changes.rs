@@ -46,6 +46,12 @@ pub fn ChangesView() -> impl IntoView {
                     changes::apply_control(&mut s.changes, "sort", &value, false);
                 });
             }
+            "csv" if testcases.with_untracked(|t| t.is_empty()) => {
+                let list = &c2.root.newest;
+                let rows = nav.state.with_untracked(|s| changes::recent_rows(list, s));
+                let name = crate::export::file_name("newest-headlines", "csv");
+                let _ = web::download(&name, &crate::export::recent_csv(list, &rows), "text/csv");
+            }
             "csv" => {
                 let Some(Ok(m)) = model.get_untracked() else { return };
                 let name = crate::export::file_name("changes", "csv");

@@ -55,8 +55,50 @@ fn panel(
 ) -> impl IntoView {
     let idx = &cat.index;
     let c = &idx.commits[s.commit];
+    let reports = cat.reports_of_commit(s.commit, None);
+    let report_items = reports.iter().map(|&r| report_item(cat, &s, r)).collect_view();
+    let job_rows = s.job.map(|j| job_params(&idx.jobs[j]));
+    let base = report_base(cat, &s);
+    let compare = on_compare(cat, nav, &s, base);
+    let file_name = format!(
+        "reproduce-{}-{}.sh",
+        s.job.map(|j| idx.jobs[j].testcase.clone()).unwrap_or_else(|| "lkp".into()),
+        c.short()
+    );
+    let script_view = move || -> AnyView {
+        match script.get() {
+            None => view! { <p class="loading">"loading the reproduce script…"</p> }.into_any(),
+            Some(Err(e)) => view! { <div class="error" data-testid="error">{e}</div> }.into_any(),
+            Some(Ok(None)) => {
+                view! { <p class="hint">"No reproduce script was published for this job."</p> }.into_any()
+            }
+            Some(Ok(Some(text))) => script_box(text.to_string(), file_name.clone()).into_any(),
+        }
+    };
+    view! {
+        <section class="commit-panel" data-testid="commit-panel">
+            <header>
+                <h2>{commit_title(c)}</h2>
+                <button class="close" title="close" on:click=move |_| nav.push(|st| {
+                    st.commit = None;
+                    st.report = None;
+                })>"×"</button>
+            </header>
+            <table class="facts">{commit_facts(c)}</table>
+            <button data-testid="compare-from-panel" on:click=compare>{if base.is_some() { "Compare with the report's base" } else { "Compare this commit" }}</button>
+            <h3>{format!("Reports that measured it ({})", reports.len())}</h3>
+            <ul class="reports">{report_items}</ul>
+            {job_rows.map(|t| view! { <h3>"Job parameters"</h3> {t} })}
+            <h3>"Reproduce"</h3>
+            {script_view}
+        </section>
+    }
+}
+
+/// The commit's short id and subject, linked to the commit when it has a safe URL.
+fn commit_title(c: &model::Commit) -> AnyView {
     let subject = c.subject.clone().unwrap_or_else(|| "(subject unknown)".into());
-    let title = match c.url.as_deref().and_then(safe_href) {
+    match c.url.as_deref().and_then(safe_href) {
         Some(url) => view! {
             <a data-testid="commit-link" href=url.to_string() target="_blank" rel="noopener">
                 <code>{c.short().to_string()}</code>
@@ -73,73 +115,86 @@ fn panel(
             </span>
         }
         .into_any(),
-    };
+    }
+}
+
+/// The commit's id, tag, tree and branch (those known), as table rows.
+fn commit_facts(c: &model::Commit) -> impl IntoView {
     let mut facts: Vec<(&'static str, String)> = vec![("id", c.id.clone())];
     for (k, v) in [("tag", &c.tag), ("tree", &c.tree), ("branch", &c.branch)] {
         if let Some(v) = v {
             facts.push((k, v.clone()));
         }
     }
-    let reports = cat.reports_of_commit(s.commit, None);
-    let report_items = reports
+    facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td><code>{v}</code></td></tr> }).collect_view()
+}
+
+/// Report `r` in the list of those that measured the commit: its link, date, materials, the
+/// headline claims and the replies' notes.
+fn report_item(cat: &Cat, s: &Selection, r: usize) -> impl IntoView {
+    let idx = &cat.index;
+    let rep = &idx.reports[r];
+    let for_job = s.job.is_some_and(|j| rep.sections.iter().any(|x| x.job == Some(j as u32)));
+    let subject = rep.subject.clone().unwrap_or_else(|| rep.source.clone());
+    let link = match rep.url.as_deref().and_then(safe_href) {
+        Some(u) => view! { <a href=u.to_string() target="_blank" rel="noopener">{subject}</a> }.into_any(),
+        None => view! { <span>{subject}</span> }.into_any(),
+    };
+    let materials = rep.materials_url.as_deref().and_then(safe_href).map(|u| {
+        view! {
+            " · "
+            <a href=u.to_string() target="_blank" rel="noopener">"materials"</a>
+        }
+    });
+    let notes = rep.notes.iter().map(|n| view! { <li class="note">{n.clone()}</li> }).collect_view();
+    let date = rep.date.clone().map(|d| format!(" · {d}"));
+    // What the report claims in its headline(s).
+    let claims = idx
+        .headlines
         .iter()
-        .map(|&r| {
-            let rep = &idx.reports[r];
-            let for_job = s.job.is_some_and(|j| rep.sections.iter().any(|x| x.job == Some(j as u32)));
-            let subject = rep.subject.clone().unwrap_or_else(|| rep.source.clone());
-            let link = match rep.url.as_deref().and_then(safe_href) {
-                Some(u) => view! { <a href=u.to_string() target="_blank" rel="noopener">{subject}</a> }.into_any(),
-                None => view! { <span>{subject}</span> }.into_any(),
-            };
-            let materials = rep.materials_url.as_deref().and_then(safe_href).map(|u| {
-                view! {
-                    " · "
-                    <a href=u.to_string() target="_blank" rel="noopener">"materials"</a>
-                }
-            });
-            let notes = rep.notes.iter().map(|n| view! { <li class="note">{n.clone()}</li> }).collect_view();
-            let date = rep.date.clone().map(|d| format!(" · {d}"));
-            // What the report claims in its headline(s).
-            let claims = idx
-                .headlines
-                .iter()
-                .filter(|h| h.report as usize == r)
-                .map(|h| {
-                    let change = h.change.map(|c| format!(" {c:+.1}%")).unwrap_or_default();
-                    let class = format!("claim dir-{}", if h.word.is_empty() { "undefined" } else { h.word.as_str() });
-                    view! { <li class=class>{format!("{}{change} {}", h.metric, h.word)}</li> }
-                })
-                .collect_view();
-            view! {
-                <li class:current=Some(r) == s.report class:this-job=for_job>
-                    {link}
-                    <span class="meta">{date} {materials}</span>
-                    <ul class="notes">{claims} {notes}</ul>
-                </li>
-            }
+        .filter(|h| h.report as usize == r)
+        .map(|h| {
+            let change = h.change.map(|c| format!(" {c:+.1}%")).unwrap_or_default();
+            let class = format!("claim dir-{}", if h.word.is_empty() { "undefined" } else { h.word.as_str() });
+            view! { <li class=class>{format!("{}{change} {}", h.metric, h.word)}</li> }
         })
         .collect_view();
-    let job_rows = s.job.map(|j| {
-        let job = &idx.jobs[j];
-        let mut rows =
-            vec![("testcase".to_string(), job.testcase.clone()), ("machine".to_string(), job.machine.clone())];
-        rows.extend(job.params.iter().map(|(k, v)| (k.clone(), v.clone())));
-        let rows = rows.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view();
-        view! { <table class="params">{rows}</table> }
-    });
-    // The report's base of this commit, for "compare with base".
-    let base = s.report.and_then(|r| {
-        idx.reports[r]
+    view! {
+        <li class:current=Some(r) == s.report class:this-job=for_job>
+            {link}
+            <span class="meta">{date} {materials}</span>
+            <ul class="notes">{claims} {notes}</ul>
+        </li>
+    }
+}
+
+/// The job's testcase, machine and parameters.
+fn job_params(job: &model::Job) -> impl IntoView {
+    let mut rows = vec![("testcase".to_string(), job.testcase.clone()), ("machine".to_string(), job.machine.clone())];
+    rows.extend(job.params.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let rows = rows.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view();
+    view! { <table class="params">{rows}</table> }
+}
+
+/// The report's base of this commit, for "compare with base".
+fn report_base(cat: &Cat, s: &Selection) -> Option<u32> {
+    s.report.and_then(|r| {
+        cat.index.reports[r]
             .sections
             .iter()
             .find(|x| x.commits.contains(&(s.commit as u32)) && s.job.is_none_or(|j| x.job == Some(j as u32)))
             .and_then(|x| x.commits.first().copied())
             .filter(|&b| b as usize != s.commit)
-    });
-    let head_id = c.id.clone();
+    })
+}
+
+/// "Compare": the commit as head (against `base`, when known), in the selected job if any.
+fn on_compare(cat: &Cat, nav: Nav, s: &Selection, base: Option<u32>) -> impl Fn(leptos::ev::MouseEvent) + 'static {
+    let idx = &cat.index;
+    let head_id = idx.commits[s.commit].id.clone();
     let job_id = s.job.map(|j| idx.jobs[j].id.clone());
     let base_id = base.map(|b| idx.commits[b as usize].id.clone());
-    let compare = move |_| {
+    move |_| {
         let (head_id, job_id, base_id) = (head_id.clone(), job_id.clone(), base_id.clone());
         nav.push(move |st| {
             st.tab = Tab::Compare;
@@ -151,41 +206,6 @@ fn panel(
                 st.job = Some(j);
             }
         })
-    };
-    let file_name = format!(
-        "reproduce-{}-{}.sh",
-        s.job.map(|j| idx.jobs[j].testcase.clone()).unwrap_or_else(|| "lkp".into()),
-        c.short()
-    );
-    let script_view = move || -> AnyView {
-        match script.get() {
-            None => view! { <p class="loading">"loading the reproduce script…"</p> }.into_any(),
-            Some(Err(e)) => view! { <div class="error" data-testid="error">{e}</div> }.into_any(),
-            Some(Ok(None)) => {
-                view! { <p class="hint">"No reproduce script was published for this job."</p> }.into_any()
-            }
-            Some(Ok(Some(text))) => script_box(text.to_string(), file_name.clone()).into_any(),
-        }
-    };
-    let fact_rows =
-        facts.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td><code>{v}</code></td></tr> }).collect_view();
-    view! {
-        <section class="commit-panel" data-testid="commit-panel">
-            <header>
-                <h2>{title}</h2>
-                <button class="close" title="close" on:click=move |_| nav.push(|st| {
-                    st.commit = None;
-                    st.report = None;
-                })>"×"</button>
-            </header>
-            <table class="facts">{fact_rows}</table>
-            <button data-testid="compare-from-panel" on:click=compare>{if base.is_some() { "Compare with the report's base" } else { "Compare this commit" }}</button>
-            <h3>{format!("Reports that measured it ({})", reports.len())}</h3>
-            <ul class="reports">{report_items}</ul>
-            {job_rows.map(|t| view! { <h3>"Job parameters"</h3> {t} })}
-            <h3>"Reproduce"</h3>
-            {script_view}
-        </section>
     }
 }
 

@@ -83,141 +83,23 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
     let n_imp = rows.iter().filter(|r| r.direction == Direction::Improvement).count();
     let job = &cat.index.jobs[t.job];
     let job_id = job.id.clone();
-
-    // Job picker: the matching jobs, plus the current one.
-    let mut jobs = nav.state.with_untracked(|s| facets::matching_jobs(&cat.index.jobs, s));
-    if !jobs.contains(&t.job) {
-        jobs.insert(0, t.job);
-    }
-    let job_options = jobs
-        .iter()
-        .map(|&j| {
-            let id = cat.index.jobs[j].id.clone();
-            view! { <option value=id selected=j == t.job>{Catalog::describe_job(&cat.index.jobs[j])}</option> }
-        })
-        .collect_view();
-    let commit_select = |which: &'static str, current: Option<u32>| {
-        let opts = t
-            .commits
-            .iter()
-            .map(|&c| {
-                let id = cat.index.commits[c as usize].id.clone();
-                view! { <option value=id selected=current == Some(c)>{commit_option_label(cat, c as usize, 80)}</option> }
-            })
-            .collect_view();
-        view! {
-            <select
-                data-testid=format!("compare-{which}")
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    nav.push(|s| if which == "base" { s.base = Some(v) } else { s.head = Some(v) })
-                }
-            >
-                {opts}
-            </select>
-        }
-    };
     let (base, head) = (t.pair.map(|p| p.0), t.pair.map(|p| p.1));
     let ids = |c: Option<u32>| c.map(|c| cat.index.commits[c as usize].id.clone());
-    let (base_id, head_id) = (ids(base), ids(head));
-    let swap = move |_| {
-        let (b, h) = (base_id.clone(), head_id.clone());
-        nav.push(|s| {
-            s.base = h;
-            s.head = b;
-        })
-    };
-    let ns_options = namespaces
-        .iter()
-        .map(|(n, count)| {
-            view! { <option value=n.clone() selected=ns.as_deref() == Some(n.as_str())>{format!("{n} ({count})")}</option> }
-        })
-        .collect_view();
-    let dir_value = dir.map(|d| d.as_str()).unwrap_or("");
-    let sort_button = move |key: SortKey, label: &'static str| {
-        view! {
-            <button class="sort" class:active=sort == key data-testid=format!("sort-{label}") on:click=move |_| nav.replace(|s| s.sort = key)>
-                {label}
-            </button>
-        }
-    };
     let limit = if show_all.get_untracked() { usize::MAX } else { FIRST_ROWS };
     let hidden = order.len().saturating_sub(limit);
-    // Latency-bin families with at least two bins in this job: their rows link the distribution.
-    let histograms = crate::dist::families(rows.iter().map(|r| r.metric.as_str()));
-    let pair_ids = (ids(base), ids(head));
-    let body = order
-        .iter()
-        .take(limit)
-        .map(|&i| {
-            let dist = crate::dist::family(&rows[i].metric).is_some_and(|p| histograms.contains(p));
-            row_view(cat, nav, &rows[i], job, &job_id, dist.then(|| pair_ids.clone()))
-        })
-        .collect_view();
+    let body = table_rows(cat, nav, &rows, &order, limit, job, (ids(base), ids(head)));
     let csv = csv_button(rows.clone(), order.clone(), (ids(base), ids(head)), &job_id);
     let summary =
         format!("{} metrics · {} shown · {n_reg} regressions · {n_imp} improvements", rows.len(), order.len());
-    let commit_link = |c: Option<u32>| {
-        c.map(|c| {
-            let commit = &cat.index.commits[c as usize];
-            let text = commit.short().to_string();
-            match commit.url.as_deref().and_then(crate::html::safe_href) {
-                Some(u) => {
-                    view! { <a href=u.to_string() target="_blank" rel="noopener"><code>{text}</code></a> }.into_any()
-                }
-                None => view! { <code>{text}</code> }.into_any(),
-            }
-        })
-    };
     view! {
         <section class="compare">
             <div class="compare-controls">
-                <label class="job-pick">
-                    "job "
-                    <select data-testid="compare-job" on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        nav.push(|s| {
-                            s.job = Some(v);
-                            s.base = None;
-                            s.head = None;
-                        })
-                    }>{job_options}</select>
-                </label>
-                <div class="pair">
-                    <label>"base " {commit_select("base", base)}</label>
-                    <button class="swap" title="swap base and head" on:click=swap>"⇄"</button>
-                    <label>"head " {commit_select("head", head)}</label>
-                </div>
-                <div class="row-filters">
-                    <label>
-                        "namespace "
-                        <select data-testid="compare-ns" on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            nav.replace(|s| s.ns = (!v.is_empty()).then_some(v))
-                        }>
-                            <option value="" selected=ns.is_none()>"all"</option>
-                            {ns_options}
-                        </select>
-                    </label>
-                    <label>
-                        " direction "
-                        <select data-testid="compare-dir" prop:value=dir_value on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            nav.replace(|s| s.dir = v.parse().ok())
-                        }>
-                            <option value="" selected=dir.is_none()>"all"</option>
-                            <option value="regression" selected=dir == Some(Direction::Regression)>"regressions"</option>
-                            <option value="improvement" selected=dir == Some(Direction::Improvement)>"improvements"</option>
-                            <option value="undefined" selected=dir == Some(Direction::Undefined)>"direction unknown"</option>
-                        </select>
-                    </label>
-                    " sort: "
-                    {sort_button(SortKey::Change, "change")}
-                    {sort_button(SortKey::Name, "name")}
-                </div>
+                {job_picker(cat, nav, t.job)}
+                {pair_picker(cat, nav, &t.commits, base, head)}
+                {row_filters(nav, &namespaces, ns, dir, sort)}
             </div>
             <p class="compare-summary">
-                {summary} " · " {commit_link(base)} " → " {commit_link(head)} " "
+                {summary} " · " {commit_link(cat, base)} " → " {commit_link(cat, head)} " "
                 {csv}
             </p>
             <table class="compare-table" data-testid="compare-table">
@@ -236,6 +118,167 @@ fn table_view(cat: &Cat, nav: Nav, t: Table, show_all: RwSignal<bool>) -> impl I
             })}
         </section>
     }
+}
+
+/// Job picker: the matching jobs, plus the current one (`job`).
+fn job_picker(cat: &Cat, nav: Nav, job: usize) -> impl IntoView {
+    let mut jobs = nav.state.with_untracked(|s| facets::matching_jobs(&cat.index.jobs, s));
+    if !jobs.contains(&job) {
+        jobs.insert(0, job);
+    }
+    let job_options = jobs
+        .iter()
+        .map(|&j| {
+            let id = cat.index.jobs[j].id.clone();
+            view! { <option value=id selected=j == job>{Catalog::describe_job(&cat.index.jobs[j])}</option> }
+        })
+        .collect_view();
+    view! {
+        <label class="job-pick">
+            "job "
+            <select data-testid="compare-job" on:change=move |ev| {
+                let v = event_target_value(&ev);
+                nav.push(|s| {
+                    s.job = Some(v);
+                    s.base = None;
+                    s.head = None;
+                })
+            }>{job_options}</select>
+        </label>
+    }
+}
+
+/// The base and head pickers over the job's `commits`, and the swap button between them.
+fn pair_picker(cat: &Cat, nav: Nav, commits: &[u32], base: Option<u32>, head: Option<u32>) -> impl IntoView {
+    let ids = |c: Option<u32>| c.map(|c| cat.index.commits[c as usize].id.clone());
+    let (base_id, head_id) = (ids(base), ids(head));
+    let swap = move |_| {
+        let (b, h) = (base_id.clone(), head_id.clone());
+        nav.push(|s| {
+            s.base = h;
+            s.head = b;
+        })
+    };
+    view! {
+        <div class="pair">
+            <label>"base " {commit_select(cat, nav, commits, "base", base)}</label>
+            <button class="swap" title="swap base and head" on:click=swap>"⇄"</button>
+            <label>"head " {commit_select(cat, nav, commits, "head", head)}</label>
+        </div>
+    }
+}
+
+/// The `which` ("base" or "head") commit's picker.
+fn commit_select(cat: &Cat, nav: Nav, commits: &[u32], which: &'static str, current: Option<u32>) -> impl IntoView {
+    let opts = commits
+        .iter()
+        .map(|&c| {
+            let id = cat.index.commits[c as usize].id.clone();
+            view! { <option value=id selected=current == Some(c)>{commit_option_label(cat, c as usize, 80)}</option> }
+        })
+        .collect_view();
+    view! {
+        <select
+            data-testid=format!("compare-{which}")
+            on:change=move |ev| {
+                let v = event_target_value(&ev);
+                nav.push(|s| if which == "base" { s.base = Some(v) } else { s.head = Some(v) })
+            }
+        >
+            {opts}
+        </select>
+    }
+}
+
+/// The namespace and direction filters and the sort buttons.
+fn row_filters(
+    nav: Nav,
+    namespaces: &[(String, usize)],
+    ns: Option<String>,
+    dir: Option<Direction>,
+    sort: SortKey,
+) -> impl IntoView {
+    let ns_options = namespaces
+        .iter()
+        .map(|(n, count)| {
+            view! { <option value=n.clone() selected=ns.as_deref() == Some(n.as_str())>{format!("{n} ({count})")}</option> }
+        })
+        .collect_view();
+    let dir_value = dir.map(|d| d.as_str()).unwrap_or("");
+    view! {
+        <div class="row-filters">
+            <label>
+                "namespace "
+                <select data-testid="compare-ns" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    nav.replace(|s| s.ns = (!v.is_empty()).then_some(v))
+                }>
+                    <option value="" selected=ns.is_none()>"all"</option>
+                    {ns_options}
+                </select>
+            </label>
+            <label>
+                " direction "
+                <select data-testid="compare-dir" prop:value=dir_value on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    nav.replace(|s| s.dir = v.parse().ok())
+                }>
+                    <option value="" selected=dir.is_none()>"all"</option>
+                    <option value="regression" selected=dir == Some(Direction::Regression)>"regressions"</option>
+                    <option value="improvement" selected=dir == Some(Direction::Improvement)>"improvements"</option>
+                    <option value="undefined" selected=dir == Some(Direction::Undefined)>"direction unknown"</option>
+                </select>
+            </label>
+            " sort: "
+            {sort_button(nav, sort, SortKey::Change, "change")}
+            {sort_button(nav, sort, SortKey::Name, "name")}
+        </div>
+    }
+}
+
+/// The button that sorts by `key` (active when it is the `current` sort).
+fn sort_button(nav: Nav, current: SortKey, key: SortKey, label: &'static str) -> impl IntoView {
+    view! {
+        <button class="sort" class:active=current == key data-testid=format!("sort-{label}") on:click=move |_| nav.replace(|s| s.sort = key)>
+            {label}
+        </button>
+    }
+}
+
+/// A commit's short id, linked to the commit when it has a safe URL.
+fn commit_link(cat: &Cat, c: Option<u32>) -> Option<AnyView> {
+    c.map(|c| {
+        let commit = &cat.index.commits[c as usize];
+        let text = commit.short().to_string();
+        match commit.url.as_deref().and_then(crate::html::safe_href) {
+            Some(u) => {
+                view! { <a href=u.to_string() target="_blank" rel="noopener"><code>{text}</code></a> }.into_any()
+            }
+            None => view! { <code>{text}</code> }.into_any(),
+        }
+    })
+}
+
+/// The first `limit` rows of `order`. Latency-bin families with at least two bins in this job:
+/// their rows link the distribution of `pair_ids` (base, head).
+fn table_rows(
+    cat: &Cat,
+    nav: Nav,
+    rows: &[Row],
+    order: &[usize],
+    limit: usize,
+    job: &model::Job,
+    pair_ids: Pair,
+) -> impl IntoView {
+    let histograms = crate::dist::families(rows.iter().map(|r| r.metric.as_str()));
+    order
+        .iter()
+        .take(limit)
+        .map(|&i| {
+            let dist = crate::dist::family(&rows[i].metric).is_some_and(|p| histograms.contains(p));
+            row_view(cat, nav, &rows[i], job, &job.id, dist.then(|| pair_ids.clone()))
+        })
+        .collect_view()
 }
 
 /// `dist`: the row is a latency bin; the (base, head) ids its distribution link opens.

@@ -21,14 +21,23 @@ pub fn DistView() -> impl IntoView {
             });
         }
     };
+    let c2 = cat.clone();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(("compare", _, _)) = web::action_of(&ev).as_ref().map(|(a, v, i)| (a.as_str(), v, i)) {
-            let j = job.get_untracked();
-            let id = j.map(|j| cat.index.jobs[j].id.clone());
-            nav.push(|s| {
-                s.tab = Tab::Compare;
-                s.job = id;
-            });
+        let Some((act, _, _)) = web::action_of(&ev) else { return };
+        match act.as_str() {
+            "compare" => {
+                let id = job.get_untracked().map(|j| cat.index.jobs[j].id.clone());
+                nav.push(|s| {
+                    s.tab = Tab::Compare;
+                    s.job = id;
+                });
+            }
+            "csv" | "svg" | "png" => {
+                let Some(Ok(Some(sh))) = shard.get_untracked() else { return };
+                let Some(j) = job.get_untracked() else { return };
+                nav.state.with_untracked(|s| export(&c2, s, &sh, j, &act));
+            }
+            other => web::unknown("action", other),
         }
     };
     let c3 = expect_context::<Cat>();
@@ -46,4 +55,24 @@ pub fn DistView() -> impl IntoView {
         }
     };
     view! { <section class="dist" data-testid="dist" on:change=on_change on:click=on_click inner_html=body></section> }
+}
+
+/// The distribution shown, downloaded as CSV, SVG or PNG (`what`).
+fn export(cat: &Cat, s: &crate::state::ViewState, shard: &model::JobShard, job: usize, what: &str) {
+    let Some(prefix) = s.metric.as_deref().and_then(dist::family) else { return };
+    let Some((pair, d)) = dist::shown(cat, s, shard, job, prefix) else { return };
+    let idx = &cat.index;
+    let short = |c: u32| idx.commits[c as usize].short().to_string();
+    let name = format!("{prefix}{}-{}", short(pair.0), short(pair.1));
+    let file = crate::export::file_name(&name, what);
+    let label = crate::catalog::Catalog::describe_job(&idx.jobs[job]);
+    let title = format!("{prefix} of {label} · base {} → head {}", short(pair.0), short(pair.1));
+    let _ = match what {
+        "csv" => web::download(&file, &crate::export::dist_csv(idx, &d, pair), "text/csv"),
+        "svg" => web::download(&file, dist::figure_svg(&d, &title).as_str(), "image/svg+xml"),
+        _ => {
+            let (w, h) = dist::svg_size(&d);
+            web::download_svg_as_png(&file, dist::figure_svg(&d, &title).as_str(), w, h)
+        }
+    };
 }

@@ -9,44 +9,117 @@ use std::time::Duration;
 /// At most this many options are rendered; the rest are counted.
 const SHOWN: usize = 200;
 
+/// The search box's state: the text typed, the query searched (the text after a pause), whether
+/// the list is open and its highlighted option, and the pending pause.
+#[derive(Clone, Copy)]
+struct Typed {
+    raw: RwSignal<String>,
+    query: RwSignal<String>,
+    open: RwSignal<bool>,
+    highlight: RwSignal<Option<usize>>,
+    timer: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+}
+
+impl Typed {
+    fn new() -> Typed {
+        Typed {
+            raw: RwSignal::new(String::new()),
+            query: RwSignal::new(String::new()),
+            open: RwSignal::new(false),
+            highlight: RwSignal::new(None::<usize>),
+            timer: StoredValue::new_local(None::<TimeoutHandle>),
+        }
+    }
+}
+
 #[component]
 pub fn Finder() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let raw = RwSignal::new(String::new());
-    let query = RwSignal::new(String::new());
-    let open = RwSignal::new(false);
-    let highlight = RwSignal::new(None::<usize>);
-    let timer = StoredValue::new_local(None::<TimeoutHandle>);
+    let st = Typed::new();
+    let Typed { raw, query, open, highlight, .. } = st;
     let c1 = cat.clone();
     let candidates = Memo::new(move |_| nav.state.with(|s| search::candidates(&c1, s)));
     let hits = Memo::new(move |_| query.with(|q| candidates.with(|c| search::search(c, q))));
     let metric = Memo::new(move |_| nav.state.with(|s| s.metric.clone()));
+    let choose = chooser(nav, st);
+    let on_input = on_input(st);
+    let on_key = on_key(st, hits, choose);
+    keep_highlight_visible(highlight);
+    let c2 = cat.clone();
+    let direction = move || metric.get().map(|m| direction_label(c2.direction(&m)));
+    view! {
+        <div class="finder">
+            <label class="finder-label" for="metric-search">"Metric"</label>
+            <div class="finder-box">
+                <input
+                    id="metric-search"
+                    type="search"
+                    autocomplete="off"
+                    spellcheck="false"
+                    placeholder=move || metric.get().unwrap_or_else(|| "search metrics: substring, or glob with * and ?".into())
+                    data-testid="metric-search"
+                    role="combobox"
+                    aria-controls="metric-options"
+                    aria-expanded=move || open.get().to_string()
+                    prop:value=move || raw.get()
+                    on:input=on_input
+                    on:keydown=on_key
+                    on:focus=move |_| open.set(true)
+                    on:blur=move |_| open.set(false)
+                />
+                <ul id="metric-options" class="options" role="listbox" aria-label="Metrics" tabindex="-1" class:open=move || open.get()>
+                    {move || hits.with(|h| options(h, highlight, choose))}
+                </ul>
+            </div>
+            <div class="current-metric">
+                <strong>{move || metric.get().unwrap_or_else(|| "no metric chosen".into())}</strong>
+                <span class="direction">{direction}</span>
+            </div>
+        </div>
+    }
+}
 
-    let choose = move |name: String| {
+/// Choosing a metric: it becomes the view's, and the box is emptied and closed.
+fn chooser(nav: Nav, st: Typed) -> impl Fn(String) + Copy + 'static {
+    move |name: String| {
         // a pending debounced query would come back 150 ms later and rebuild the list for nothing
-        if let Some(h) = timer.get_value() {
+        if let Some(h) = st.timer.get_value() {
             h.clear();
         }
-        timer.set_value(None);
+        st.timer.set_value(None);
         nav.push(|s| s.metric = Some(name));
-        raw.set(String::new());
-        query.set(String::new());
-        open.set(false);
-        highlight.set(None);
-    };
-    let on_input = move |ev| {
+        st.raw.set(String::new());
+        st.query.set(String::new());
+        st.open.set(false);
+        st.highlight.set(None);
+    }
+}
+
+/// Typing: the list opens at once, the query follows after a 150 ms pause.
+fn on_input(st: Typed) -> impl Fn(leptos::ev::Event) + 'static {
+    move |ev| {
         let v = event_target_value(&ev);
-        raw.set(v.clone());
-        open.set(true);
-        highlight.set(None);
-        if let Some(h) = timer.get_value() {
+        st.raw.set(v.clone());
+        st.open.set(true);
+        st.highlight.set(None);
+        if let Some(h) = st.timer.get_value() {
             h.clear();
         }
+        let query = st.query;
         let h = set_timeout_with_handle(move || query.set(v), Duration::from_millis(150)).ok();
-        timer.set_value(h);
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        st.timer.set_value(h);
+    }
+}
+
+/// Up/Down move the highlight, Enter chooses the highlighted (else the first) hit, Esc closes.
+fn on_key(
+    st: Typed,
+    hits: Memo<Vec<Hit>>,
+    choose: impl Fn(String) + Copy + 'static,
+) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
+    let Typed { raw, query, open, highlight, .. } = st;
+    move |ev: leptos::ev::KeyboardEvent| {
         let n = hits.with(|h| h.len().min(SHOWN));
         match ev.key().as_str() {
             "ArrowDown" | "ArrowUp" => {
@@ -73,8 +146,11 @@ pub fn Finder() -> impl IntoView {
             }
             _ => {}
         }
-    };
-    // Keep the highlighted option visible while moving with the keys.
+    }
+}
+
+/// Keep the highlighted option visible while moving with the keys.
+fn keep_highlight_visible(highlight: RwSignal<Option<usize>>) {
     Effect::new(move |_| {
         if highlight.get().is_some() {
             let el = document().query_selector(".options li.active").ok().flatten();
@@ -83,53 +159,24 @@ pub fn Finder() -> impl IntoView {
             }
         }
     });
-    let c2 = cat.clone();
-    let direction = move || {
-        metric.get().map(|m| match c2.direction(&m) {
-            1 => "higher is better",
-            -1 => "lower is better",
-            _ => "direction unknown",
-        })
-    };
+}
+
+fn direction_label(direction: i8) -> &'static str {
+    match direction {
+        1 => "higher is better",
+        -1 => "lower is better",
+        _ => "direction unknown",
+    }
+}
+
+/// The list's options: the first `SHOWN` hits, then how many more, or that none matches.
+fn options(h: &[Hit], highlight: RwSignal<Option<usize>>, choose: impl Fn(String) + Copy + 'static) -> impl IntoView {
+    let more = h.len().saturating_sub(SHOWN);
+    let items = h.iter().take(SHOWN).enumerate().map(|(i, hit)| option(hit, i, highlight, choose)).collect_view();
     view! {
-        <div class="finder">
-            <label class="finder-label" for="metric-search">"Metric"</label>
-            <div class="finder-box">
-                <input
-                    id="metric-search"
-                    type="search"
-                    autocomplete="off"
-                    spellcheck="false"
-                    placeholder=move || metric.get().unwrap_or_else(|| "search metrics: substring, or glob with * and ?".into())
-                    data-testid="metric-search"
-                    role="combobox"
-                    aria-controls="metric-options"
-                    aria-expanded=move || open.get().to_string()
-                    prop:value=move || raw.get()
-                    on:input=on_input
-                    on:keydown=on_key
-                    on:focus=move |_| open.set(true)
-                    on:blur=move |_| open.set(false)
-                />
-                <ul id="metric-options" class="options" role="listbox" aria-label="Metrics" tabindex="-1" class:open=move || open.get()>
-                    {move || {
-                        hits.with(|h| {
-                            let more = h.len().saturating_sub(SHOWN);
-                            let items = h.iter().take(SHOWN).enumerate().map(|(i, hit)| option(hit, i, highlight, choose)).collect_view();
-                            view! {
-                                {items}
-                                {(more > 0).then(|| view! { <li class="more">{format!("… {more} more: refine the search")}</li> })}
-                                {h.is_empty().then(|| view! { <li class="more">"no metric matches"</li> })}
-                            }
-                        })
-                    }}
-                </ul>
-            </div>
-            <div class="current-metric">
-                <strong>{move || metric.get().unwrap_or_else(|| "no metric chosen".into())}</strong>
-                <span class="direction">{direction}</span>
-            </div>
-        </div>
+        {items}
+        {(more > 0).then(|| view! { <li class="more">{format!("… {more} more: refine the search")}</li> })}
+        {h.is_empty().then(|| view! { <li class="more">"no metric matches"</li> })}
     }
 }
 

@@ -160,10 +160,48 @@ fn Explorer(cat: Cat) -> impl IntoView {
     let drawer = expect_context::<Drawer>().0;
     close_on_escape(nav, mail, drawer);
     provide_context(cat.clone());
-
-    // Back and forward: the URL is the truth; re-read it (loading catalogs it needs first). The
-    // explorer is rebuilt when catalogs load: its listener goes with it.
     let loaded = expect_context::<Loaded>();
+    follow_history(&cat, loaded, state, notices);
+    load_selected_testcases(&cat, loaded, state);
+
+    let tab = Memo::new(move |_| state.with(|s| s.tab));
+    // The distribution tab is offered for latency-bin metrics (and while it is open).
+    let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
+    let show_dist = move || {
+        state.with(|s| {
+            s.tab == Tab::Dist
+                || s.metric.as_deref().and_then(crate::dist::family).is_some_and(|p| histograms.contains(p))
+        })
+    };
+    let tcat = cat.clone();
+    let button =
+        move |which: Tab, label: &'static str, testid: &'static str| tab_button(&tcat, nav, tab, which, label, testid);
+    view! {
+        <Bar cat=cat.clone() drawer=drawer />
+        <div class="layout">
+            <aside class="filters" id="filters" class:open=move || drawer.get() aria-label="Filters">
+                <button class="drawer-close" data-testid="filters-close" on:click=move |_| drawer.set(false)>"Close filters"</button>
+                <filters::Filters />
+            </aside>
+            <main class="content">
+                {move || notice_box(notices)}
+                <nav class="tabs" aria-label="Views">
+                    {button(Tab::Reports, "Reports", "view-tab-reports")}
+                    {button(Tab::Trend, "Trend", "view-tab-trend")}
+                    {button(Tab::Compare, "Compare", "view-tab-compare")}
+                    {button(Tab::Changes, "Changes", "view-tab-changes")}
+                    {move || show_dist().then(|| button(Tab::Dist, "Distribution", "view-tab-dist"))}
+                </nav>
+                {move || tab_view(tab.get())}
+                <commit::CommitPanel />
+            </main>
+        </div>
+    }
+}
+
+/// Back and forward: the URL is the truth; re-read it (loading catalogs it needs first). The
+/// explorer is rebuilt when catalogs load: its listener goes with it.
+fn follow_history(cat: &Cat, loaded: Loaded, state: RwSignal<ViewState>, notices: RwSignal<Vec<String>>) {
     let popcat = cat.clone();
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
         web::drop_pending_url();
@@ -176,8 +214,10 @@ fn Explorer(cat: Cat) -> impl IntoView {
         notices.set(n);
     });
     on_cleanup(move || handle.remove());
+}
 
-    // Selecting a testcase whose catalog is not loaded (or clearing the selection) loads it.
+/// Selecting a testcase whose catalog is not loaded (or clearing the selection) loads it.
+fn load_selected_testcases(cat: &Cat, loaded: Loaded, state: RwSignal<ViewState>) {
     let selection =
         Memo::new(move |_| state.with(|s| s.selected(&crate::state::FacetKey::Testcase).cloned().collect::<Vec<_>>()));
     let lcat = cat.clone();
@@ -190,79 +230,61 @@ fn Explorer(cat: Cat) -> impl IntoView {
         web::flush_url();
         state.with_untracked(|s| load_missing(&lcat, loaded, s));
     });
+}
 
-    let tab = Memo::new(move |_| state.with(|s| s.tab));
-    // The distribution tab is offered for latency-bin metrics (and while it is open).
-    let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
-    let show_dist = move || {
-        state.with(|s| {
-            s.tab == Tab::Dist
-                || s.metric.as_deref().and_then(crate::dist::family).is_some_and(|p| histograms.contains(p))
-        })
-    };
-    let tcat = cat.clone();
-    let tab_button = move |which: Tab, label: &'static str, testid: &'static str| {
+/// The notices about the URL (what it asked that could not be shown), dismissable.
+fn notice_box(notices: RwSignal<Vec<String>>) -> Option<impl IntoView> {
+    let n = notices.get();
+    (!n.is_empty()).then(|| {
         view! {
-            <button
-                class="tab"
-                class:active=move || tab.get() == which
-                data-testid=testid
-                on:click={
-                    let cat = tcat.clone();
-                    move |_| nav.push(|s| {
-                        // the trend of nothing is the newest headline's
-                        if which == Tab::Trend && s.metric.is_none() && s.facets.is_empty() {
-                            *s = crate::catalog::defaults(&cat);
-                        }
-                        s.tab = which;
-                    })
-                }
-            >
-                {label}
-            </button>
+            <div class="notice" data-testid="notice" role="status">
+                <button class="dismiss" title="dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
+                <ul>{n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+            </div>
         }
-    };
+    })
+}
+
+/// The button of view `which` (active while it is the `tab` shown).
+fn tab_button(
+    cat: &Cat,
+    nav: Nav,
+    tab: Memo<Tab>,
+    which: Tab,
+    label: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    let cat = cat.clone();
     view! {
-        <Bar cat=cat.clone() drawer=drawer />
-        <div class="layout">
-            <aside class="filters" id="filters" class:open=move || drawer.get() aria-label="Filters">
-                <button class="drawer-close" data-testid="filters-close" on:click=move |_| drawer.set(false)>"Close filters"</button>
-                <filters::Filters />
-            </aside>
-            <main class="content">
-                {move || {
-                    let n = notices.get();
-                    (!n.is_empty())
-                        .then(|| {
-                            view! {
-                                <div class="notice" data-testid="notice" role="status">
-                                    <button class="dismiss" title="dismiss" on:click=move |_| notices.set(vec![])>"×"</button>
-                                    <ul>{n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
-                                </div>
-                            }
-                        })
-                }}
-                <nav class="tabs" aria-label="Views">
-                    {tab_button(Tab::Reports, "Reports", "view-tab-reports")}
-                    {tab_button(Tab::Trend, "Trend", "view-tab-trend")}
-                    {tab_button(Tab::Compare, "Compare", "view-tab-compare")}
-                    {tab_button(Tab::Changes, "Changes", "view-tab-changes")}
-                    {move || show_dist().then(|| tab_button(Tab::Dist, "Distribution", "view-tab-dist"))}
-                </nav>
-                {move || match tab.get() {
-                    Tab::Reports => view! { <reports::ReportsView /> }.into_any(),
-                    Tab::Trend => view! {
-                        <finder::Finder />
-                        <trend::Trend />
-                    }
-                    .into_any(),
-                    Tab::Compare => view! { <compare::CompareView /> }.into_any(),
-                    Tab::Changes => view! { <changes::ChangesView /> }.into_any(),
-                    Tab::Dist => view! { <dist::DistView /> }.into_any(),
-                }}
-                <commit::CommitPanel />
-            </main>
-        </div>
+        <button
+            class="tab"
+            class:active=move || tab.get() == which
+            data-testid=testid
+            on:click=move |_| nav.push(|s| {
+                // the trend of nothing is the newest headline's
+                if which == Tab::Trend && s.metric.is_none() && s.facets.is_empty() {
+                    *s = crate::catalog::defaults(&cat);
+                }
+                s.tab = which;
+            })
+        >
+            {label}
+        </button>
+    }
+}
+
+/// The view of tab `tab`.
+fn tab_view(tab: Tab) -> AnyView {
+    match tab {
+        Tab::Reports => view! { <reports::ReportsView /> }.into_any(),
+        Tab::Trend => view! {
+            <finder::Finder />
+            <trend::Trend />
+        }
+        .into_any(),
+        Tab::Compare => view! { <compare::CompareView /> }.into_any(),
+        Tab::Changes => view! { <changes::ChangesView /> }.into_any(),
+        Tab::Dist => view! { <dist::DistView /> }.into_any(),
     }
 }
 

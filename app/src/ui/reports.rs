@@ -167,6 +167,17 @@ impl Pauses {
     }
 }
 
+/// The search box's state: the text typed, the query searched (the text after a pause), whether
+/// the suggestions are open and the highlighted one, and the pending pauses.
+#[derive(Clone, Copy)]
+struct Typed {
+    raw: RwSignal<String>,
+    query: RwSignal<String>,
+    open: RwSignal<bool>,
+    highlight: RwSignal<Option<usize>>,
+    pauses: Pauses,
+}
+
 /// The search box: suggestions as you type (after a 25 ms pause), arrows move, Enter opens the best (or
 /// highlighted) match, Esc closes; `/` anywhere focuses it.
 #[component]
@@ -178,98 +189,26 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     let open = RwSignal::new(false);
     let highlight = RwSignal::new(None::<usize>);
     let pauses = Pauses::new();
+    let st = Typed { raw, query, open, highlight, pauses };
     let mail = expect_context::<Mail>();
     let hits = Memo::new(move |_| {
         let q = query.get();
         rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default())
     });
-    let r1 = root.clone();
     if !raw.get_untracked().is_empty() {
-        rep.ensure_all(r1.clone());
+        rep.ensure_all(root.clone());
     }
-    let on_input = move |ev| {
-        let v = event_target_value(&ev);
-        raw.set(v.clone());
-        open.set(true);
-        highlight.set(None);
-        rep.ensure_all(r1.clone());
-        pauses.typed(v, query, nav);
-    };
-    let choose = move |t: Target| {
-        // a pending suggestion search or URL write of the typed text must not come back after this
-        pauses.cancel();
-        mail.close();
-        rep.data.with_untracked(|d| {
-            if let Some(d) = d {
-                open_target(nav, &d.list, &t);
-            }
-        });
-        raw.set(String::new());
-        query.set(String::new());
-        open.set(false);
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
-        "ArrowDown" | "ArrowUp" => {
-            ev.prevent_default();
-            open.set(true);
-            let n = hits.with_untracked(|h| h.len());
-            highlight.update(|h| *h = crate::search::step(*h, n, ev.key() == "ArrowDown"));
-        }
-        "Enter" => {
-            ev.prevent_default();
-            if query.get_untracked() != raw.get_untracked() {
-                query.set(raw.get_untracked());
-            }
-            let pick = hits.with_untracked(|h| h.get(highlight.get_untracked().unwrap_or(0)).map(|h| h.target.clone()));
-            if let Some(t) = pick {
-                choose(t);
-            }
-        }
-        "Escape" if open.get_untracked() => {
-            // closes the suggestions only (not also a panel: see `ui::close_on_escape`)
-            ev.prevent_default();
-            open.set(false);
-        }
-        _ => {}
-    };
-    let slash = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "/" && !web::is_editable(ev.target()) {
-            if let Some(el) = document().get_element_by_id("report-search") {
-                ev.prevent_default();
-                let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
-            }
-        }
-    });
+    let on_input = on_input(nav, rep, root, st);
+    let choose = chooser(nav, rep, mail, st);
+    let on_key = on_key(st, hits, choose);
+    let slash = focus_on_slash();
     on_cleanup(move || {
         slash.remove();
         pauses.cancel();
     });
     let items = move || {
         let list = rep.data.with(|d| d.as_ref().map(|d| d.list.clone())).unwrap_or_default();
-        hits.get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, h)| {
-                let (title, sub) = target_label(&list, &h.target);
-                let t = h.target.clone();
-                view! {
-                    <li
-                        data-testid="search-option"
-                        role="option"
-                        class:active=move || highlight.get() == Some(i)
-                        aria-selected=move || (highlight.get() == Some(i)).to_string()
-                        on:mousedown=move |ev| {
-                            ev.prevent_default();
-                            choose(t.clone());
-                        }
-                        on:mouseenter=move |_| highlight.set(Some(i))
-                    >
-                        <span class="name">{title}</span>
-                        <span class="sub">{sub}</span>
-                    </li>
-                }
-            })
-            .collect_view()
+        suggestions(&list, hits.get(), highlight, choose)
     };
     view! {
         <div class="search" role="search">
@@ -306,6 +245,116 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     }
 }
 
+/// Typing: the suggestions open (the whole list loads), searched and written to the URL after pauses.
+fn on_input(nav: Nav, rep: Reports, root: Arc<model::Root>, st: Typed) -> impl Fn(leptos::ev::Event) + 'static {
+    move |ev| {
+        let v = event_target_value(&ev);
+        st.raw.set(v.clone());
+        st.open.set(true);
+        st.highlight.set(None);
+        rep.ensure_all(root.clone());
+        st.pauses.typed(v, st.query, nav);
+    }
+}
+
+/// Choosing a suggestion opens its target and empties and closes the box.
+fn chooser(nav: Nav, rep: Reports, mail: Mail, st: Typed) -> impl Fn(Target) + Copy + 'static {
+    move |t: Target| {
+        // a pending suggestion search or URL write of the typed text must not come back after this
+        st.pauses.cancel();
+        mail.close();
+        rep.data.with_untracked(|d| {
+            if let Some(d) = d {
+                open_target(nav, &d.list, &t);
+            }
+        });
+        st.raw.set(String::new());
+        st.query.set(String::new());
+        st.open.set(false);
+    }
+}
+
+/// Up/Down move the highlight, Enter chooses the highlighted (else the best) match, Esc closes.
+fn on_key(
+    st: Typed,
+    hits: Memo<Vec<find::Hit>>,
+    choose: impl Fn(Target) + Copy + 'static,
+) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
+    let Typed { raw, query, open, highlight, .. } = st;
+    move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
+        "ArrowDown" | "ArrowUp" => {
+            ev.prevent_default();
+            open.set(true);
+            let n = hits.with_untracked(|h| h.len());
+            highlight.update(|h| *h = crate::search::step(*h, n, ev.key() == "ArrowDown"));
+        }
+        "Enter" => {
+            ev.prevent_default();
+            if query.get_untracked() != raw.get_untracked() {
+                query.set(raw.get_untracked());
+            }
+            let pick = hits.with_untracked(|h| h.get(highlight.get_untracked().unwrap_or(0)).map(|h| h.target.clone()));
+            if let Some(t) = pick {
+                choose(t);
+            }
+        }
+        "Escape" if open.get_untracked() => {
+            // closes the suggestions only (not also a panel: see `ui::close_on_escape`)
+            ev.prevent_default();
+            open.set(false);
+        }
+        _ => {}
+    }
+}
+
+/// `/` outside an editable element focuses the search box.
+fn focus_on_slash() -> WindowListenerHandle {
+    window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "/" && !web::is_editable(ev.target()) {
+            if let Some(el) = document().get_element_by_id("report-search") {
+                ev.prevent_default();
+                let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
+            }
+        }
+    })
+}
+
+/// The suggestions: each hit's title and what it opens; a mouse press chooses it.
+fn suggestions(
+    list: &[ReportSummary],
+    hits: Vec<find::Hit>,
+    highlight: RwSignal<Option<usize>>,
+    choose: impl Fn(Target) + Copy + 'static,
+) -> impl IntoView {
+    hits.into_iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let (title, sub) = target_label(list, &h.target);
+            let t = h.target.clone();
+            view! {
+                <li
+                    data-testid="search-option"
+                    role="option"
+                    class:active=move || highlight.get() == Some(i)
+                    aria-selected=move || (highlight.get() == Some(i)).to_string()
+                    on:mousedown=move |ev| {
+                        ev.prevent_default();
+                        choose(t.clone());
+                    }
+                    on:mouseenter=move |_| highlight.set(Some(i))
+                >
+                    <span class="name">{title}</span>
+                    <span class="sub">{sub}</span>
+                </li>
+            }
+        })
+        .collect_view()
+}
+
+/// The reports list as filtered: every summary known, the positions the filters keep, whether
+/// the list is whole.
+type Filtered = Memo<Option<(Arc<Vec<ReportSummary>>, Vec<usize>, bool)>>;
+
 /// The reports tab: the list beside (or, narrow, above) the open report.
 #[component]
 pub fn ReportsView() -> impl IntoView {
@@ -313,8 +362,33 @@ pub fn ReportsView() -> impl IntoView {
     let mail = expect_context::<Mail>();
     let cat = expect_context::<Cat>();
     let rep = expect_context::<Reports>();
-    let root = cat.root.clone();
-    let filtered = Memo::new(move |_| {
+    let filtered = filtered_list(nav, rep, cat.root.clone());
+    let shown = RwSignal::new(LIST_STEP);
+    // the open report: the URL's, else the first of the list
+    let open_key = Memo::new(move |_| {
+        nav.state.with(|s| s.open.clone()).or_else(|| {
+            filtered.with(|f| f.as_ref().and_then(|(l, ix, _)| ix.first().map(|&i| reports::permalink_key(&l[i]))))
+        })
+    });
+    let on_click = on_list_click(nav, mail, rep, cat.root.clone(), shown);
+    let on_key = on_list_key(nav, filtered, shown, open_key);
+    let list_view = list_view(rep, filtered, shown, open_key);
+    view! {
+        <div class="reports-layout">
+            <section class="reports-list" aria-label="Reports">
+                {move || rep.error.get().map(|e| view! { <div class="error" data-testid="error" role="alert">{e}</div> })}
+                <div on:click=on_click on:keydown=on_key inner_html=list_view></div>
+            </section>
+            <section class="report-pane" aria-label="Report">
+                {report_pane(mail, open_key)}
+            </section>
+        </div>
+    }
+}
+
+/// The list the filters keep (a filter loads the whole list first).
+fn filtered_list(nav: Nav, rep: Reports, root: Arc<model::Root>) -> Filtered {
+    Memo::new(move |_| {
         let has_facets = nav.state.with(|s| !s.facets.is_empty());
         if has_facets {
             rep.ensure_all(root.clone());
@@ -323,16 +397,18 @@ pub fn ReportsView() -> impl IntoView {
             let d = d.as_ref()?;
             Some((d.list.clone(), nav.state.with(|s| reports::filter(&d.list, s)), d.complete))
         })
-    });
-    let shown = RwSignal::new(LIST_STEP);
-    let r2 = cat.root.clone();
-    // the open report: the URL's, else the first of the list
-    let open_key = Memo::new(move |_| {
-        nav.state.with(|s| s.open.clone()).or_else(|| {
-            filtered.with(|f| f.as_ref().and_then(|(l, ix, _)| ix.first().map(|&i| reports::permalink_key(&l[i]))))
-        })
-    });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
+    })
+}
+
+/// The list's buttons: open a report, show more rows.
+fn on_list_click(
+    nav: Nav,
+    mail: Mail,
+    rep: Reports,
+    root: Arc<model::Root>,
+    shown: RwSignal<usize>,
+) -> impl Fn(leptos::ev::MouseEvent) + 'static {
+    move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         match act.as_str() {
             "open" => {
@@ -344,15 +420,23 @@ pub fn ReportsView() -> impl IntoView {
                 })
             }
             "more" => {
-                rep.ensure_all(r2.clone());
+                rep.ensure_all(root.clone());
                 shown.update(|n| *n += LIST_STEP);
             }
             other => web::unknown("action", other),
         }
-    };
-    // Up/Down move the open report through the shown rows (the history entry is replaced, as a
-    // filter change is), keeping the focus on the list; Enter on a row opens it (a button).
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+    }
+}
+
+/// Up/Down move the open report through the shown rows (the history entry is replaced, as a
+/// filter change is), keeping the focus on the list; Enter on a row opens it (a button).
+fn on_list_key(
+    nav: Nav,
+    filtered: Filtered,
+    shown: RwSignal<usize>,
+    open_key: Memo<Option<String>>,
+) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
+    move |ev: leptos::ev::KeyboardEvent| {
         let down = match ev.key().as_str() {
             "ArrowDown" => true,
             "ArrowUp" => false,
@@ -371,8 +455,17 @@ pub fn ReportsView() -> impl IntoView {
             s.open = Some(next);
         });
         web::focus_after_frame(sel);
-    };
-    let list_view = move || {
+    }
+}
+
+/// The list's HTML: its count, the first `shown` rows, "Show more", or that none matches.
+fn list_view(
+    rep: Reports,
+    filtered: Filtered,
+    shown: RwSignal<usize>,
+    open_key: Memo<Option<String>>,
+) -> impl Fn() -> String + 'static {
+    move || {
         let Some((list, ix, complete)) = filtered.get() else { return String::new() };
         let total = rep.data.with(|d| d.as_ref().map_or(0, |d| d.list.len()));
         let n = shown.get().min(ix.len());
@@ -395,30 +488,24 @@ pub fn ReportsView() -> impl IntoView {
             html.lit("<p class=\"hint\">No report matches the filters.</p>");
         }
         html.into_string()
-    };
-    view! {
-        <div class="reports-layout">
-            <section class="reports-list" aria-label="Reports">
-                {move || rep.error.get().map(|e| view! { <div class="error" data-testid="error" role="alert">{e}</div> })}
-                <div on:click=on_click on:keydown=on_key inner_html=list_view></div>
-            </section>
-            <section class="report-pane" aria-label="Report">
-                {move || match mail.state.get() {
-                    MailState::Idle => open_key.get().map(|k| view! { <ReportPage key=k /> }).into_any(),
-                    MailState::Reading(n) => view! {
-                        <p class="loading" data-testid="mail-reading">{format!("reading {n} in this browser…")}</p>
-                    }
-                    .into_any(),
-                    MailState::Failed(e) => view! {
-                        <div class="error" data-testid="error" role="alert">
-                            {e} " " <button on:click=move |_| mail.close()>"Close"</button>
-                        </div>
-                    }
-                    .into_any(),
-                    MailState::Read(up) => view! { <MailReport up=up /> }.into_any(),
-                }}
-            </section>
-        </div>
+    }
+}
+
+/// The report pane: the open report, or the mail being read in the browser (or why it failed).
+fn report_pane(mail: Mail, open_key: Memo<Option<String>>) -> impl Fn() -> AnyView + 'static {
+    move || match mail.state.get() {
+        MailState::Idle => open_key.get().map(|k| view! { <ReportPage key=k /> }).into_any(),
+        MailState::Reading(n) => view! {
+            <p class="loading" data-testid="mail-reading">{format!("reading {n} in this browser…")}</p>
+        }
+        .into_any(),
+        MailState::Failed(e) => view! {
+            <div class="error" data-testid="error" role="alert">
+                {e} " " <button on:click=move |_| mail.close()>"Close"</button>
+            </div>
+        }
+        .into_any(),
+        MailState::Read(up) => view! { <MailReport up=up /> }.into_any(),
     }
 }
 

@@ -28,10 +28,119 @@ struct Hover {
     y: f64,
 }
 
+/// The trend's key (metric, chunks): two metrics can share a chunk, so the key names the metric too.
+type Key = (String, Vec<(String, String)>);
+/// The key's shards as loaded: the series and the detected steps, with the key they are for.
+type LoadedShards = LocalResource<Result<(Key, Vec<Arc<model::SeriesShard>>, Vec<Arc<model::ChangesShard>>), String>>;
+
+/// The trend's data: its chunks' paths, the loaded shards, the model to draw and the panels'.
+#[derive(Clone, Copy)]
+struct TrendData {
+    paths: Memo<Vec<(String, String)>>,
+    loaded: LoadedShards,
+    model: Memo<Option<TrendResult>>,
+    /// What the panels under the chart show (`true`: the last model, while the next loads).
+    panels: Memo<Option<(bool, TrendResult)>>,
+}
+
+/// What the drawing leaves for the hit-testing, the tooltip, the step layer and the test hooks.
+#[derive(Clone, Copy)]
+struct Chart {
+    /// The chart box's width in CSS pixels.
+    width: RwSignal<f64>,
+    geometry: StoredValue<Option<Geometry>>,
+    drawn: RwSignal<usize>,
+    points: RwSignal<usize>,
+    draws: RwSignal<u32>,
+    hover: RwSignal<Option<Hover>>,
+    /// Test hook: CSS-pixel positions of the drawn points, as `x,y;x,y;...` (first 200).
+    point_xy: RwSignal<String>,
+}
+
+impl Chart {
+    fn new() -> Chart {
+        Chart {
+            width: RwSignal::new(0.0f64),
+            geometry: StoredValue::new(None::<Geometry>),
+            drawn: RwSignal::new(0usize),
+            points: RwSignal::new(0usize),
+            draws: RwSignal::new(0u32),
+            hover: RwSignal::new(None::<Hover>),
+            point_xy: RwSignal::new(String::new()),
+        }
+    }
+}
+
 #[component]
 pub fn Trend() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
+    let dark = expect_context::<super::Dark>();
+    let data = trend_data(nav, &cat);
+    let model = data.model;
+    let steps = detected_steps(&cat, data);
+
+    let wrapper = NodeRef::<leptos::html::Div>::new();
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let chart = Chart::new();
+    track_width(wrapper, chart.width);
+    Effect::new(move |_| {
+        let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
+            return;
+        };
+        let theme = if dark.0.get() { &crate::chart::DARK } else { &crate::chart::LIGHT };
+        let w = chart.width.get().floor();
+        if w < 10.0 {
+            return;
+        }
+        draw_chart(c, &m.0, w, theme, chart);
+    });
+
+    let on_click = on_point_click(&cat, nav, model, chart.geometry);
+    let c4 = cat.clone();
+    let tooltip = move || {
+        let h = chart.hover.get()?;
+        let m = model.get()?.ok()?;
+        Some(tooltip_view(&c4, &m.0, h, chart.width.get_untracked()))
+    };
+    let step_lines = step_lines(steps.clone(), chart);
+    let body = panels_body(&cat, nav, data, steps);
+    let panels = data.panels;
+    let stale = move || panels.with(|p| p.as_ref().is_some_and(|(stale, _)| *stale));
+    view! {
+        <section class="trend">
+            <div
+                class="chart"
+                data-testid="chart"
+                node_ref=wrapper
+                data-drawn=move || chart.drawn.get().to_string()
+                data-points=move || chart.points.get().to_string()
+                data-draws=move || chart.draws.get().to_string()
+                data-xy=move || chart.point_xy.get()
+            >
+                <canvas
+                    node_ref=canvas
+                    role="img"
+                    aria-label=move || {
+                        nav.state.with(|s| format!("trend chart of {}", s.metric.as_deref().unwrap_or("no metric")))
+                    }
+                    class:pointing=move || chart.hover.get().is_some()
+                    style=format!("height:{HEIGHT}px")
+                    on:mousemove=move |ev| chart.hover.set(hit_at(model, chart.geometry, &ev))
+                    on:mouseleave=move |_| chart.hover.set(None)
+                    on:click=on_click
+                ></canvas>
+                <div class="step-layer" inner_html=step_lines></div>
+                {tooltip}
+            </div>
+            {chart_export(nav, model, chart.width, canvas)}
+            <div class="trend-panels" class:stale=stale aria-busy=move || stale().to_string()>{body}</div>
+        </section>
+    }
+}
+
+/// The metric's shards, loaded for the view state, and the model drawn from them.
+fn trend_data(nav: Nav, cat: &Cat) -> TrendData {
     let c1 = cat.clone();
     // (metric, chunks): two metrics can share a chunk, so the key names the metric too
     let key =
@@ -65,20 +174,25 @@ pub fn Trend() -> impl IntoView {
         Some(m) => Some((false, m)),
         None => prev.cloned().flatten().map(|(_, m)| (true, m)),
     });
+    TrendData { paths, loaded, model, panels }
+}
 
-    // Detected steps of the drawn series come in the same trend chunks as the series: no other
-    // file is fetched for them.
+/// Detected steps of the drawn series come in the same trend chunks as the series: no other
+/// file is fetched for them.
+fn detected_steps(cat: &Cat, data: TrendData) -> impl Fn() -> Vec<crate::changes::StepMarker> + Clone + 'static {
     let c6 = cat.clone();
-    let steps = move || -> Vec<crate::changes::StepMarker> {
+    let TrendData { loaded, model, .. } = data;
+    move || -> Vec<crate::changes::StepMarker> {
         let (Some(Ok((_, _, src))), Some(Ok(m))) = (loaded.get(), model.get()) else { return Vec::new() };
         crate::changes::step_markers(&m.0, &src, |c| {
             c6.index.commits.get(c as usize).map(|c| c.short().to_string()).unwrap_or_default()
         })
-    };
+    }
+}
 
-    let wrapper = NodeRef::<leptos::html::Div>::new();
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let width = RwSignal::new(0.0f64);
+/// Keep `width` at the element's width in CSS pixels (changes under a pixel ignored), while the
+/// component lives.
+fn track_width(wrapper: NodeRef<leptos::html::Div>, width: RwSignal<f64>) {
     let resize = StoredValue::new_local(None::<web::ResizeGuard>);
     Effect::new(move |_| {
         if let Some(el) = wrapper.get() {
@@ -89,60 +203,59 @@ pub fn Trend() -> impl IntoView {
             }));
         }
     });
-    let geometry = StoredValue::new(None::<Geometry>);
-    let drawn = RwSignal::new(0usize);
-    let points = RwSignal::new(0usize);
-    let draws = RwSignal::new(0u32);
-    let hover = RwSignal::new(None::<Hover>);
-    // Test hook: CSS-pixel positions of the drawn points, as `x,y;x,y;...` (first 200).
-    let point_xy = RwSignal::new(String::new());
-    let dark = expect_context::<super::Dark>();
-    Effect::new(move |_| {
-        let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
-            return;
-        };
-        let theme = if dark.0.get() { &crate::chart::DARK } else { &crate::chart::LIGHT };
-        let w = width.get().floor();
-        if w < 10.0 {
-            return;
-        }
-        let dpr = web::device_pixel_ratio();
-        c.set_width((w * dpr).round() as u32);
-        c.set_height((HEIGHT * dpr).round() as u32);
-        let size = Size { width: (w * dpr).round(), height: (HEIGHT * dpr).round(), scale: dpr };
-        let m = &m.0;
-        let geo = Geometry::layout(&m.data, &m.slot_labels, size);
-        if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-            let root = backend.into_drawing_area();
-            // A drawing error leaves a partial chart; nothing better can be done here.
-            let _ = draw::draw(&root, &m.data, &geo, &m.slot_labels, m.selected_slot, theme);
-        }
-        let xy: Vec<String> = m
-            .data
-            .series
-            .iter()
-            .flat_map(|s| s.obs.iter())
-            .take(200)
-            .map(|o| format!("{:.1},{:.1}", geo.x(o.slot) / dpr, geo.y(o.mean) / dpr))
-            .collect();
-        point_xy.set(xy.join(";"));
-        geometry.set_value(Some(geo));
-        hover.set(None);
-        drawn.set(m.data.series.len());
-        points.set(m.data.points());
-        draws.update(|d| *d += 1);
-    });
+}
 
-    let hit_at = move |ev: &leptos::ev::MouseEvent| -> Option<Hover> {
-        let dpr = web::device_pixel_ratio();
-        let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
-        let m = model.get_untracked()?.ok()?;
-        let (series, obs) = geometry.with_value(|g| g.as_ref().and_then(|g| g.hit(&m.0.data, x * dpr, y * dpr)))?;
-        Some(Hover { series, obs, x, y })
-    };
+/// Draw `m` on the canvas, `w` CSS pixels wide, and record what was drawn in `chart`.
+fn draw_chart(c: web_sys::HtmlCanvasElement, m: &TrendModel, w: f64, theme: &crate::chart::Theme, chart: Chart) {
+    let dpr = web::device_pixel_ratio();
+    c.set_width((w * dpr).round() as u32);
+    c.set_height((HEIGHT * dpr).round() as u32);
+    let size = Size { width: (w * dpr).round(), height: (HEIGHT * dpr).round(), scale: dpr };
+    let geo = Geometry::layout(&m.data, &m.slot_labels, size);
+    if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+        let root = backend.into_drawing_area();
+        // A drawing error leaves a partial chart; nothing better can be done here.
+        let _ = draw::draw(&root, &m.data, &geo, &m.slot_labels, m.selected_slot, theme);
+    }
+    let xy: Vec<String> = m
+        .data
+        .series
+        .iter()
+        .flat_map(|s| s.obs.iter())
+        .take(200)
+        .map(|o| format!("{:.1},{:.1}", geo.x(o.slot) / dpr, geo.y(o.mean) / dpr))
+        .collect();
+    chart.point_xy.set(xy.join(";"));
+    chart.geometry.set_value(Some(geo));
+    chart.hover.set(None);
+    chart.drawn.set(m.data.series.len());
+    chart.points.set(m.data.points());
+    chart.draws.update(|d| *d += 1);
+}
+
+/// The drawn point under the mouse, if any.
+fn hit_at(
+    model: Memo<Option<TrendResult>>,
+    geometry: StoredValue<Option<Geometry>>,
+    ev: &leptos::ev::MouseEvent,
+) -> Option<Hover> {
+    let dpr = web::device_pixel_ratio();
+    let (x, y) = (ev.offset_x() as f64, ev.offset_y() as f64);
+    let m = model.get_untracked()?.ok()?;
+    let (series, obs) = geometry.with_value(|g| g.as_ref().and_then(|g| g.hit(&m.0.data, x * dpr, y * dpr)))?;
+    Some(Hover { series, obs, x, y })
+}
+
+/// A click on a point selects its commit, job and report.
+fn on_point_click(
+    cat: &Cat,
+    nav: Nav,
+    model: Memo<Option<TrendResult>>,
+    geometry: StoredValue<Option<Geometry>>,
+) -> impl Fn(leptos::ev::MouseEvent) + 'static {
     let c3 = cat.clone();
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(h) = hit_at(&ev) else { return };
+    move |ev: leptos::ev::MouseEvent| {
+        let Some(h) = hit_at(model, geometry, &ev) else { return };
         let Some(Ok(m)) = model.get_untracked() else { return };
         let m = &m.0;
         let sd = m.series(h.series);
@@ -155,21 +268,17 @@ pub fn Trend() -> impl IntoView {
             s.job = Some(job);
             s.report = report;
         });
-    };
-    let c4 = cat.clone();
-    let tooltip = move || {
-        let h = hover.get()?;
-        let m = model.get()?.ok()?;
-        Some(tooltip_view(&c4, &m.0, h, width.get_untracked()))
-    };
-    // Detected steps: dashed vertical lines in the series colour at the head commit, over the
-    // canvas (HTML, so the drawing code needs no hook), placed with the drawn geometry.
-    let steps2 = steps.clone();
-    let step_lines = move || -> String {
-        draws.track();
-        let marks = steps2();
+    }
+}
+
+/// Detected steps: dashed vertical lines in the series colour at the head commit, over the
+/// canvas (HTML, so the drawing code needs no hook), placed with the drawn geometry.
+fn step_lines(steps: impl Fn() -> Vec<crate::changes::StepMarker> + 'static, chart: Chart) -> impl Fn() -> String {
+    move || -> String {
+        chart.draws.track();
+        let marks = steps();
         let dpr = web::device_pixel_ratio();
-        geometry.with_value(|g| match g {
+        chart.geometry.with_value(|g| match g {
             Some(g) if !marks.is_empty() => crate::changes::markers_html(
                 &marks,
                 |slot| g.x(slot) / dpr,
@@ -179,9 +288,19 @@ pub fn Trend() -> impl IntoView {
             .into_string(),
             _ => String::new(),
         })
-    };
+    }
+}
+
+/// The panels under the chart: loading, the error, a hint, or the legend and range pickers.
+fn panels_body(
+    cat: &Cat,
+    nav: Nav,
+    data: TrendData,
+    steps: impl Fn() -> Vec<crate::changes::StepMarker> + 'static,
+) -> impl Fn() -> AnyView {
     let c5 = cat.clone();
-    let body = move || -> AnyView {
+    let TrendData { paths, panels, .. } = data;
+    move || -> AnyView {
         match panels.get() {
             None => view! { <p class="loading">{move || loading_text(&paths.get())}</p> }.into_any(),
             Some((_, Err(e))) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
@@ -191,37 +310,6 @@ pub fn Trend() -> impl IntoView {
             Some((_, Ok(m))) if m.0.entries.is_empty() => no_series_hint(&c5, nav, &m.0.metric).into_any(),
             Some((_, Ok(m))) => side_panels(&c5, nav, &m.0, !steps().is_empty()).into_any(),
         }
-    };
-    let stale = move || panels.with(|p| p.as_ref().is_some_and(|(stale, _)| *stale));
-    view! {
-        <section class="trend">
-            <div
-                class="chart"
-                data-testid="chart"
-                node_ref=wrapper
-                data-drawn=move || drawn.get().to_string()
-                data-points=move || points.get().to_string()
-                data-draws=move || draws.get().to_string()
-                data-xy=move || point_xy.get()
-            >
-                <canvas
-                    node_ref=canvas
-                    role="img"
-                    aria-label=move || {
-                        nav.state.with(|s| format!("trend chart of {}", s.metric.as_deref().unwrap_or("no metric")))
-                    }
-                    class:pointing=move || hover.get().is_some()
-                    style=format!("height:{HEIGHT}px")
-                    on:mousemove=move |ev| hover.set(hit_at(&ev))
-                    on:mouseleave=move |_| hover.set(None)
-                    on:click=on_click
-                ></canvas>
-                <div class="step-layer" inner_html=step_lines></div>
-                {tooltip}
-            </div>
-            {chart_export(nav, model, width, canvas)}
-            <div class="trend-panels" class:stale=stale aria-busy=move || stale().to_string()>{body}</div>
-        </section>
     }
 }
 
