@@ -423,32 +423,35 @@ pub fn shown(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix:
     (!d.rows.is_empty()).then_some((p, d))
 }
 
-/// Size of `figure_svg`'s drawing for `d`: a 64 px column per bin.
+/// Size of `figure_svg`'s drawing for `d`: at least 64 px per bin, at least 720 px wide.
 pub fn svg_size(d: &Dist) -> (u32, u32) {
-    (SVG_LEFT as u32 + 64 * d.rows.len().max(1) as u32 + 20, 330)
+    ((SVG_LEFT as u32 + 64 * d.rows.len().max(1) as u32 + 20).max(720), 350)
 }
 
 const SVG_LEFT: f64 = 56.0;
-const SVG_TOP: f64 = 48.0;
+const SVG_TOP: f64 = 56.0;
 const SVG_PLOT: f64 = 210.0;
 
 /// The figure as a standalone SVG document (light colours, like a printed page): per bin the base
 /// and head bars, their runs as dots, the bin's label; a title naming the family and the pair, a
 /// key, and the scale. Everything from the data is escaped by `Html`.
-pub fn figure_svg(d: &Dist, title: &str) -> Html {
+pub fn figure_svg(d: &Dist, title: &str, subtitle: &str) -> Html {
     let (w, h) = svg_size(d);
     let mut o = Html::new();
     put!(
         o,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" \
          font-family=\"sans-serif\" font-size=\"11\"><rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\
-         <text x=\"{}\" y=\"22\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">{}</text>",
+         <text x=\"{}\" y=\"20\" font-size=\"13\" font-weight=\"bold\" fill=\"#222222\">{}</text>\
+         <text x=\"{}\" y=\"36\" fill=\"#444444\">{}</text>",
         w,
         h,
         w,
         h,
         SVG_LEFT as u32,
-        title
+        title,
+        SVG_LEFT as u32,
+        subtitle
     );
     let bottom = SVG_TOP + SVG_PLOT;
     put!(
@@ -465,14 +468,16 @@ pub fn figure_svg(d: &Dist, title: &str) -> Html {
         SVG_LEFT as u32 - 8,
         bottom as u32 + 4
     );
+    let col = (f64::from(w) - SVG_LEFT - 20.0) / d.rows.len().max(1) as f64;
     for (i, r) in d.rows.iter().enumerate() {
-        let x = SVG_LEFT + 64.0 * i as f64;
-        svg_bar(&mut o, &r.base, x + 10.0, d.max, "#9fb6cd", "base");
-        svg_bar(&mut o, &r.head, x + 34.0, d.max, "#f28e2b", "head");
+        let x = SVG_LEFT + col * i as f64;
+        let bar = (col * 0.36).min(40.0);
+        svg_bar(&mut o, &r.base, x + col / 2.0 - bar - 2.0, bar, d.max, "#9fb6cd", "base");
+        svg_bar(&mut o, &r.head, x + col / 2.0 + 2.0, bar, d.max, "#f28e2b", "head");
         put!(
             o,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#222222\">{}</text>",
-            format!("{:.1}", x + 32.0),
+            format!("{:.1}", x + col / 2.0),
             bottom as u32 + 16,
             r.bin.label
         );
@@ -482,7 +487,7 @@ pub fn figure_svg(d: &Dist, title: &str) -> Html {
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555555\"/>\
          <rect x=\"{}\" y=\"300\" width=\"12\" height=\"12\" fill=\"#9fb6cd\"/><text x=\"{}\" y=\"310\" fill=\"#222222\">base</text>\
          <rect x=\"{}\" y=\"300\" width=\"12\" height=\"12\" fill=\"#f28e2b\"/><text x=\"{}\" y=\"310\" fill=\"#222222\">head</text>\
-         <text x=\"{}\" y=\"310\" fill=\"#444444\">bins the report does not print are missing, not zero</text></svg>",
+         <text x=\"{}\" y=\"334\" fill=\"#444444\">bins the report does not print are missing, not zero</text></svg>",
         SVG_LEFT as u32 - 4,
         bottom as u32,
         w - 20,
@@ -491,23 +496,24 @@ pub fn figure_svg(d: &Dist, title: &str) -> Html {
         SVG_LEFT as u32 + 16,
         SVG_LEFT as u32 + 60,
         SVG_LEFT as u32 + 76,
-        SVG_LEFT as u32 + 120
+        SVG_LEFT as u32
     );
     o
 }
 
-/// One side's bar (20 px wide at `x`) with a title, and its runs as dots.
-fn svg_bar(o: &mut Html, side: &Option<Side>, x: f64, max: f64, fill: &'static str, class: &'static str) {
+/// One side's bar (`width` px at `x`) with a title, and its runs as dots.
+fn svg_bar(o: &mut Html, side: &Option<Side>, x: f64, width: f64, max: f64, fill: &'static str, class: &'static str) {
     let Some(s) = side else { return };
     let px = |v: f64| SVG_PLOT * height(v, max) / 100.0;
     let bottom = SVG_TOP + SVG_PLOT;
     let hgt = px(s.mean);
     put!(
         o,
-        "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"20\" height=\"{}\" fill=\"{}\"><title>{} {}</title></rect>",
+        "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} {}</title></rect>",
         class,
         format!("{x:.1}"),
         format!("{:.1}", bottom - hgt),
+        format!("{width:.1}"),
         format!("{hgt:.1}"),
         fill,
         class,
@@ -517,7 +523,7 @@ fn svg_bar(o: &mut Html, side: &Option<Side>, x: f64, max: f64, fill: &'static s
         put!(
             o,
             "<circle cx=\"{}\" cy=\"{}\" r=\"2.5\" fill=\"#333333\"/>",
-            format!("{:.1}", x + 10.0),
+            format!("{:.1}", x + width / 2.0),
             format!("{:.1}", bottom - px(*v))
         );
     }
@@ -687,7 +693,7 @@ mod tests {
         let mut shard = seed();
         shard.series[2].points.values = vec![vec![40.0, 50.0], vec![52.0, 55.0]];
         let d = build(&shard, "fio.latency", 19, 20, |_| -1);
-        let svg = figure_svg(&d, "fio.latency of <job> · base a → head b").into_string();
+        let svg = figure_svg(&d, "fio.latency · base a → head b", "<job>").into_string();
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
         assert!(svg.ends_with("</svg>"));
         let (w, h) = svg_size(&d);
@@ -697,11 +703,12 @@ mod tests {
         assert_eq!(svg.matches("<rect class=\"head\"").count(), 6);
         assert_eq!(svg.matches("<circle ").count(), 4);
         // the largest value (a run, 55) is at the top of the plot, the scale says it; XML escaped
-        assert!(svg.contains("<circle cx=\"164.0\" cy=\"48.0\""), "{svg}");
+        assert!(svg.contains("cy=\"56.0\" r=\"2.5\""), "{svg}");
         assert!(svg.contains(">55.00</text>"), "{svg}");
         assert!(svg.contains("<title>head 53.61</title>"), "{svg}");
         assert!(svg.contains(">&gt;=2000ms</text>"), "{svg}");
-        assert!(svg.contains("fio.latency of &lt;job&gt; · base a → head b"), "{svg}");
+        assert!(svg.contains(">fio.latency · base a → head b</text>"), "{svg}");
+        assert!(svg.contains(">&lt;job&gt;</text>"), "{svg}");
         assert!(!svg.contains("<job>"));
     }
 

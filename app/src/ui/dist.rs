@@ -66,13 +66,13 @@ fn export(cat: &Cat, s: &crate::state::ViewState, shard: &model::JobShard, job: 
     let name = format!("{prefix}{}-{}", short(pair.0), short(pair.1));
     let file = crate::export::file_name(&name, what);
     let label = crate::catalog::Catalog::describe_job(&idx.jobs[job]);
-    let title = format!("{prefix} of {label} · base {} → head {}", short(pair.0), short(pair.1));
+    let title = format!("{prefix} · base {} → head {}", short(pair.0), short(pair.1));
     let _ = match what {
         "csv" => web::download(&file, &crate::export::dist_csv(idx, &d, pair), "text/csv"),
-        "svg" => web::download(&file, dist::figure_svg(&d, &title).as_str(), "image/svg+xml"),
+        "svg" => web::download(&file, dist::figure_svg(&d, &title, &label).as_str(), "image/svg+xml"),
         _ => {
             let (w, h) = dist::svg_size(&d);
-            web::download_svg_as_png(&file, dist::figure_svg(&d, &title).as_str(), w, h)
+            web::download_svg_as_png(&file, dist::figure_svg(&d, &title, &label).as_str(), w, h)
         }
     };
 }
