@@ -901,16 +901,23 @@ fn changes_stage(
 ) -> Vec<ChangeRecord> {
     let headline_keys: HashSet<(u32, u32, &str), FastHash> =
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-    let mut out = Vec::new();
-    for ((j, m), p) in series {
-        // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
-        let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
-        stated_changes(*j, m, p, weight, &headline_keys, &mut out);
-        if (0..p.len()).all(|k| !p.is_fail(k)) {
-            detected_changes(*j, m, p, weight, &mut out);
-        }
-    }
-    out
+    // series by series on all cores (an incremental add rebuilds one testcase: its only parallelism),
+    // gathered in series order, so the output does not depend on the scheduling
+    use rayon::prelude::*;
+    let per_series: Vec<Vec<ChangeRecord>> = series
+        .par_iter()
+        .map(|((j, m), p)| {
+            let mut out = Vec::new();
+            // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
+            let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
+            stated_changes(*j, m, p, weight, &headline_keys, &mut out);
+            if (0..p.len()).all(|k| !p.is_fail(k)) {
+                detected_changes(*j, m, p, weight, &mut out);
+            }
+            out
+        })
+        .collect();
+    per_series.into_iter().flatten().collect()
 }
 
 /// The changes the reports state for one series: each observation with a change, against the

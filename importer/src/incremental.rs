@@ -62,12 +62,15 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, Str
         l.old_files.extend(cat.chunks.iter().cloned());
         l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
         l.old_files.extend(cat.changes.iter().cloned());
-        for r in &cat.reports {
+        // the documents are read and parsed on all cores, then taken in catalog order
+        use rayon::prelude::*;
+        let todo: Vec<&model::ReportMeta> = cat.reports.iter().filter(|r| !l.ids.contains(&r.id)).collect();
+        let read_docs: Vec<Result<ReportDoc, String>> = todo.par_iter().map(|r| read(dir, &r.doc)).collect();
+        for (r, rd) in todo.iter().zip(read_docs) {
             if l.ids.contains(&r.id) {
                 continue;
             }
-            let rd: ReportDoc = read(dir, &r.doc)?;
-            queue.extend(add_doc(&mut l, &rd, &script).map_err(|e| format!("{}: {e}", r.doc))?);
+            queue.extend(add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc))?);
         }
     }
     Ok(l)
