@@ -371,7 +371,7 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
         "<div class=\"compare-controls\">{}<button class=\"link\" data-act=\"compare\">all metrics of this pair (compare)</button></div>",
         controls_html(cat, &jobs, job, &commits, pair)
     );
-    let dist = pair.map(|(b, h)| build(shard, prefix, b, h, |m| cat.direction(m)));
+    let dist = pair.map(|p| bins(cat, shard, prefix, p));
     match (dist, pair) {
         (Some(d), Some(p)) if !d.rows.is_empty() => {
             let short = |c: u32| idx.commits[c as usize].short().to_string();
@@ -419,8 +419,13 @@ fn selection(
 pub fn shown(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, prefix: &str) -> Option<((u32, u32), Dist)> {
     let (_, pair) = selection(cat, s, shard, job, prefix);
     let p = pair?;
-    let d = build(shard, prefix, p.0, p.1, |m| cat.direction(m));
+    let d = bins(cat, shard, prefix, p);
     (!d.rows.is_empty()).then_some((p, d))
+}
+
+/// The family's bins at `pair`, in the catalog's metric directions.
+fn bins(cat: &Catalog, shard: &JobShard, prefix: &str, pair: (u32, u32)) -> Dist {
+    build(shard, prefix, pair.0, pair.1, |m| cat.direction(m))
 }
 
 /// Size of `figure_svg`'s drawing for `d`: at least 64 px per bin, at least 720 px wide.

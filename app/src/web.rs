@@ -154,14 +154,19 @@ pub async fn copy_text(text: &str) -> Result<(), String> {
 
 /// Offer `text` as a file download named `name`.
 pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
+    let url = blob_url(text, mime)?;
+    download_url(name, &url)?;
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// A `blob:` URL of `text` as a file of type `mime` (revoke it when done).
+fn blob_url(text: &str, mime: &str) -> Result<String, String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_error)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
-    download_url(name, &url)?;
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)
 }
 
 /// Offer the file at `url` (a `blob:` or `data:` URL made by the page) as a download named `name`.
@@ -179,11 +184,7 @@ pub fn download_url(name: &str, url: &str) -> Result<(), String> {
 /// (a same-origin image keeps the canvas readable) and read back as `image/png`.
 pub fn download_svg_as_png(name: &str, svg: &str, width: u32, height: u32) -> Result<(), String> {
     let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let parts = js_sys::Array::of1(&JsValue::from_str(svg));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("image/svg+xml");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_error)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_error)?;
+    let url = blob_url(svg, "image/svg+xml")?;
     let img = web_sys::HtmlImageElement::new().map_err(js_error)?;
     let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas").map_err(js_error)?.unchecked_into();
     canvas.set_width(2 * width);

@@ -173,13 +173,15 @@ pub fn newest_first(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
 
 /// The pages of the reports list over `all` (newest first), and their paths in order.
 pub fn report_pages(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
-    let mut files = Vec::new();
-    for chunk in all.chunks(PAGE) {
-        let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports: chunk.to_vec() });
-        files.push((paths::report_page(&paths::content_hash(&bytes)), bytes));
-    }
+    let files: Vec<File> = all.chunks(PAGE).map(|chunk| page_file(chunk.to_vec())).collect();
     let names = files.iter().map(|f| f.0.clone()).collect();
     (files, names)
+}
+
+/// One file of the reports list (a page, or the reports of some jobs), named by its bytes.
+fn page_file(reports: Vec<ReportSummary>) -> File {
+    let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports });
+    (paths::report_page(&paths::content_hash(&bytes)), bytes)
 }
 
 /// The reports of `all` (newest first) grouped by job into a power of two of files of about
@@ -199,10 +201,9 @@ pub fn by_job_files(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
             names.push(String::new());
             continue;
         }
-        let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports });
-        let name = paths::report_page(&paths::content_hash(&bytes));
-        names.push(name.clone());
-        files.push((name, bytes));
+        let file = page_file(reports);
+        names.push(file.0.clone());
+        files.push(file);
     }
     (files, names)
 }
