@@ -4,6 +4,7 @@
 #   Debian chromium + chromium-driver   (apt; /usr/bin/chromium, /usr/bin/chromedriver)
 #   rustfmt, clippy, wasm32-unknown-unknown target   (rustup)
 #   trunk 0.21.14, wasm-bindgen-cli 0.2.130          (cargo install, from crates.io)
+#   wasm-split-cli (wasm_split_cli_support 0.2.4)    (cargo install; splits the release app, scripts/build-app.sh)
 #   e2e/node_modules: binaryen 132 (wasm-opt), playwright-core   (npm ci)
 #
 # Nothing is downloaded from anywhere but apt, crates.io and npm: trunk runs offline (Trunk.toml) and
@@ -19,6 +20,7 @@ cd "$ROOT"
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 WASM_OPT_VERSION=version_132
+WASM_SPLIT_VERSION=0.2.4
 
 STEP="start"
 START=$SECONDS
@@ -137,6 +139,21 @@ else
   have="$(tool_version wasm-bindgen)"
   [ "$have" = "wasm-bindgen $WASM_BINDGEN_VERSION" ] || die "after install, 'wasm-bindgen --version' says '${have:-nothing}' (want $WASM_BINDGEN_VERSION; $(command -v wasm-bindgen || true))"
   say "installed $have in $((SECONDS - t)) s"
+fi
+
+# --- wasm-split-cli -------------------------------------------------------------------------------------
+# Matches the wasm_split_helpers that leptos' #[lazy] uses (Cargo.lock); it has no --version, so the
+# installed crate version is read from cargo's own record of installs.
+STEP="cargo install wasm_split_cli_support $WASM_SPLIT_VERSION"
+if command -v wasm-split-cli >/dev/null 2>&1 && cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "ok: wasm-split-cli (wasm_split_cli_support $WASM_SPLIT_VERSION)"
+else
+  say "cargo install wasm_split_cli_support --locked --version $WASM_SPLIT_VERSION --features build-binary   (takes about 3 min)"
+  t=$SECONDS
+  cargo install wasm_split_cli_support --locked --version "$WASM_SPLIT_VERSION" --features build-binary --force
+  hash -r
+  command -v wasm-split-cli >/dev/null 2>&1 || die "after install, wasm-split-cli is not on PATH"
+  say "installed wasm-split-cli in $((SECONDS - t)) s"
 fi
 
 # --- npm packages (wasm-opt, playwright-core) -----------------------------------------------------------

@@ -54,6 +54,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 section "clippy (app and the mail worker, wasm32)"
 cargo clippy -p app -p worker --target wasm32-unknown-unknown -- -D warnings
+# the release build's split points (scripts/build-app.sh)
+cargo clippy -p app --target wasm32-unknown-unknown --features split -- -D warnings
 
 section "cargo test (native, workspace)"
 cargo test --workspace --no-fail-fast

@@ -9,6 +9,7 @@ mod filters;
 mod finder;
 mod mail;
 mod reports;
+mod tabs;
 mod theme;
 mod trend;
 
@@ -273,18 +274,12 @@ fn tab_button(
     }
 }
 
-/// The view of tab `tab`.
+/// The view of tab `tab`: Reports, the first screen, directly; the others through [`tabs`]
+/// (each in a module of its own in release builds).
 fn tab_view(tab: Tab) -> AnyView {
     match tab {
         Tab::Reports => view! { <reports::ReportsView /> }.into_any(),
-        Tab::Trend => view! {
-            <finder::Finder />
-            <trend::Trend />
-        }
-        .into_any(),
-        Tab::Compare => view! { <compare::CompareView /> }.into_any(),
-        Tab::Changes => view! { <changes::ChangesView /> }.into_any(),
-        Tab::Dist => view! { <dist::DistView /> }.into_any(),
+        other => tabs::view(other),
     }
 }
 

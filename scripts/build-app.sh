@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds the page's app (app/, bin `app`) and links it into the page. trunk runs this as its
+# post_build hook (Trunk.toml): index.html marks the app's rust link `data-trunk-skip`, because
+# trunk's own pipeline cannot split a module. Release builds split it:
+#
+#   cargo build --features split     the tabs other than Reports are #[lazy] split points, and
+#                                    the link keeps its relocations (app/build.rs)
+#   wasm-split-cli                   app.wasm -> the first screen's module + one module per tab
+#                                    (+ shared chunks) + __wasm_split.js, their loader
+#   wasm-bindgen --keep-lld-exports  the JS glue of the first module (the tab modules import
+#                                    what they share with it through __wasm_split.js)
+#   wasm-opt -Oz                     every module
+#
+# Debug builds (trunk serve, trunk build) skip the split: one module, plain wasm-bindgen.
+# The files go to $TRUNK_STAGING_DIR/app-<hash>/ (the hash of their content, so a host may cache
+# them for ever); the modules import each other by relative names, which therefore never change.
+# The <head> gets their preloads and the <body> the script that starts the app, as trunk's would.
+set -euo pipefail
+: "${TRUNK_STAGING_DIR:?run by trunk as its post_build hook (see Trunk.toml)}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PROFILE="${TRUNK_PROFILE:-debug}"
+BASE="${TRUNK_PUBLIC_URL:-/}"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+WASM_OPT_FLAGS=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals)
+
+say() { printf '[build-app] %s\n' "$*"; }
+die() { printf '[build-app] ERROR: %s\n' "$*" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/split" "$work/pkg"
+
+build_release() {
+  say "cargo build -p app --bin app --profile wasm-release --features split"
+  cargo build -p app --bin app --target wasm32-unknown-unknown --profile wasm-release --features split
+  local wasm="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/app.wasm"
+  command -v wasm-split-cli >/dev/null || die "wasm-split-cli not found (scripts/setup.sh installs it; . scripts/env.sh)"
+  say "wasm-split-cli"
+  wasm-split-cli --target web --out-name app "$wasm" "$work/split"
+  say "wasm-bindgen --keep-lld-exports"
+  wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name app --out-dir "$work/pkg" "$work/split/app.wasm"
+  local f
+  for f in "$work/split"/*; do
+    [ "$(basename "$f")" = app.wasm ] || cp -r "$f" "$work/pkg/"
+  done
+  for f in "$work/pkg"/*.wasm; do
+    # (wasm-split-cli writes a name subsection binaryen 132 does not know: it warns, then drops it)
+    wasm-opt "${WASM_OPT_FLAGS[@]}" "$f" -o "$f.opt" 2> >(grep -v 'unknown name subsection' >&2)
+    mv "$f.opt" "$f"
+  done
+}
+
+build_debug() {
+  say "cargo build -p app --bin app (debug, one module)"
+  cargo build -p app --bin app --target wasm32-unknown-unknown
+  wasm-bindgen --target web --no-typescript --out-name app --out-dir "$work/pkg" \
+    "$TARGET_DIR/wasm32-unknown-unknown/debug/app.wasm"
+}
+
+# Adds the preloads and the start script to the staged index.html.
+link_into_page() {
+  local dir="$1" html="$TRUNK_STAGING_DIR/index.html"
+  [ -f "$html" ] || die "$html missing"
+  grep -q '</head>' "$html" && grep -q '</body>' "$html" || die "$html has no </head> or </body>"
+  local js="${BASE}${dir}/app.js" wasm="${BASE}${dir}/app_bg.wasm"
+  local head="<link rel=\"modulepreload\" href=\"$js\"><link rel=\"preload\" href=\"$wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
+  local body="<script type=\"module\">import init, * as bindings from '$js'; const wasm = await init({ module_or_path: '$wasm' }); window.wasmBindings = bindings; dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));</script>"
+  # trunk leaves the skipped rust link in place: it goes, the app's own tags come in
+  HEAD="$head" BODY="$body" perl -0pi -e 's{<link data-trunk rel="rust"[^>]*data-trunk-skip[^>]*>\n?}{}; s{</head>}{$ENV{HEAD}</head>}; s{</body>}{$ENV{BODY}</body>}' "$html"
+}
+
+case "$PROFILE" in
+  release) build_release ;;
+  *) build_debug ;;
+esac
+hash="$(cd "$work/pkg" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)"
+dir="app-$hash"
+rm -rf "${TRUNK_STAGING_DIR:?}/$dir"
+mv "$work/pkg" "$TRUNK_STAGING_DIR/$dir"
+link_into_page "$dir"
+say "$dir: $(cd "$TRUNK_STAGING_DIR/$dir" && ls | tr '\n' ' ')"
