@@ -1,7 +1,8 @@
 // The release app is split (scripts/build-app.sh): the first screen fetches only its own module,
 // and each other tab's module is fetched the first time that tab opens, at '/' and under a
-// sub-path, and once only. Prints the first screen's app shell (every file it fetches outside
-// data/: raw and gzip -6). Expects dist/ and dist-sub/ (see app.test.mjs).
+// sub-path, and once only. The first screen's app shell (every file it fetches outside data/,
+// index.html included) is printed, raw and gzip -6, and kept within its budget, 350 KB gzip.
+// Expects dist/ and dist-sub/ (see app.test.mjs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, launch, DIST, DIST_SUB } from './harness.mjs';
+
+// Issue 9's budget for the app shell of the first screen (gzip).
+const SHELL_BUDGET_GZIP = 350 * 1000;
 
 /** The paths (below the served prefix) of the successful GETs in `requests`. */
 function fetched(requests, prefix) {
@@ -69,6 +73,7 @@ for (const [dist, prefix] of [
       await page.waitForSelector('[data-testid=chart] canvas');
       assert.deepEqual(moduleFiles(fetched(server.requests.slice(before), prefix)), []);
       assert.deepEqual(errors, []);
+      assert.ok(gzip <= SHELL_BUDGET_GZIP, `app shell ${gzip} B gzip > ${SHELL_BUDGET_GZIP}`);
     } finally {
       await browser.close();
       await server.close();

@@ -10,6 +10,7 @@
 #   wasm-bindgen --keep-lld-exports  the JS glue of the first module (the tab modules import
 #                                    what they share with it through __wasm_split.js)
 #   wasm-opt -Oz                     every module
+#   terser                           the glue and the loader (npm, e2e/node_modules)
 #
 # Debug builds (trunk serve, trunk build) skip the split: one module, plain wasm-bindgen.
 # The files go to $TRUNK_STAGING_DIR/app-<hash>/ (the hash of their content, so a host may cache
@@ -43,6 +44,11 @@ build_release() {
   local f
   for f in "$work/split"/*; do
     [ "$(basename "$f")" = app.wasm ] || cp -r "$f" "$work/pkg/"
+  done
+  command -v terser >/dev/null || die "terser not found (e2e/node_modules/.bin: scripts/setup.sh runs npm ci; . scripts/env.sh)"
+  for f in "$work/pkg"/*.js; do
+    terser "$f" --module --compress --mangle -o "$f.min"
+    mv "$f.min" "$f"
   done
   for f in "$work/pkg"/*.wasm; do
     # (wasm-split-cli writes a name subsection binaryen 132 does not know: it warns, then drops it)

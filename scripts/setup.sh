@@ -5,7 +5,7 @@
 #   rustfmt, clippy, wasm32-unknown-unknown target   (rustup)
 #   trunk 0.21.14, wasm-bindgen-cli 0.2.130          (cargo install, from crates.io)
 #   wasm-split-cli (wasm_split_cli_support 0.2.4)    (cargo install; splits the release app, scripts/build-app.sh)
-#   e2e/node_modules: binaryen 132 (wasm-opt), playwright-core   (npm ci)
+#   e2e/node_modules: binaryen 132 (wasm-opt), terser (the release app's JS), playwright-core   (npm ci)
 #
 # Nothing is downloaded from anywhere but apt, crates.io and npm: trunk runs offline (Trunk.toml) and
 # finds its tools on the PATH that scripts/env.sh sets. Safe to run again: a second run only does `npm ci`.

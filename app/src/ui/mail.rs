@@ -64,16 +64,27 @@ impl Mail {
         self.generation.update_value(|g| *g += 1);
         let mine = self.generation.get_value();
         self.show(nav, MailState::Reading(name.clone()));
+        super::split::read_mail(self, name, bytes, mine);
+    }
+
+    /// Read `bytes` in the worker (the mail reader's code, split off in release builds, is loaded)
+    /// and show the outcome, if read `mine` is still the newest.
+    pub(super) fn read_in_worker(self, name: String, bytes: js_sys::Uint8Array, mine: u64) {
         leptos::task::spawn_local(async move {
             let r = mailreader::read_mail(&name, bytes).await;
-            if self.generation.get_value() != mine {
-                return;
-            }
-            self.pick.set(0);
-            self.state.set(match r {
-                Ok(up) => MailState::Read(Arc::new(up)),
-                Err(e) => MailState::Failed(e),
-            });
+            self.outcome(mine, r.map(Arc::new));
+        });
+    }
+
+    /// Show the outcome of read `mine`, if it is still the newest.
+    pub(super) fn outcome(self, mine: u64, r: Result<Arc<Upload>, String>) {
+        if self.generation.get_value() != mine {
+            return;
+        }
+        self.pick.set(0);
+        self.state.set(match r {
+            Ok(up) => MailState::Read(up),
+            Err(e) => MailState::Failed(e),
         });
     }
 

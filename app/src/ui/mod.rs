@@ -9,7 +9,7 @@ mod filters;
 mod finder;
 mod mail;
 mod reports;
-mod tabs;
+mod split;
 mod theme;
 mod trend;
 
@@ -194,7 +194,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
                     {move || show_dist().then(|| button(Tab::Dist, "Distribution", "view-tab-dist"))}
                 </nav>
                 {move || tab_view(tab.get())}
-                <commit::CommitPanel />
+                {split::commit_panel()}
             </main>
         </div>
     }
@@ -274,12 +274,12 @@ fn tab_button(
     }
 }
 
-/// The view of tab `tab`: Reports, the first screen, directly; the others through [`tabs`]
+/// The view of tab `tab`: Reports, the first screen, directly; the others through [`split`]
 /// (each in a module of its own in release builds).
 fn tab_view(tab: Tab) -> AnyView {
     match tab {
         Tab::Reports => view! { <reports::ReportsView /> }.into_any(),
-        other => tabs::view(other),
+        other => split::tab(other),
     }
 }
 

@@ -1,0 +1,214 @@
+//! What the first screen does not need: the views behind the tabs other than Reports, the
+//! commit panel and the mail reader's side of the page (`read_mail`). With the `split` feature (release builds,
+//! `scripts/build-app.sh`) each of them is a split point: `wasm-split-cli` moves it, and all code
+//! only it reaches (the chart and plotters, the changes list, the distribution, the compare
+//! table), into a wasm module of its own, fetched the first time that tab opens. The first
+//! screen's module is then the reports list and page. Without the feature (debug builds, the
+//! wasm unit tests) the same functions are plain calls.
+//!
+//! A tab's module is fetched first (`fetch`), then its view is built at once in the live
+//! reactive owner (`make`): a view built in a future could outlive the explorer it belongs to
+//! (a catalog load rebuilds it). A module that fails to load is a visible error, and choosing the
+//! tab again retries.
+
+use super::{changes, commit, compare, dist, finder, mail::Mail, trend, Nav};
+use crate::state::Tab;
+use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+/// A tab module that did not load.
+pub struct LoadError;
+
+impl From<SplitLoaderError> for LoadError {
+    fn from(_: SplitLoaderError) -> Self {
+        LoadError
+    }
+}
+
+/// Declares tab view `$name` (split into module `$module` with `split`, its fetch `$fetch`).
+macro_rules! split_view {
+    ($module:ident, $name:ident, $fetch:ident, $body:expr) => {
+        #[cfg_attr(
+            feature = "split",
+            leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload($fetch))
+        )]
+        fn $name() -> Result<AnyView, LoadError> {
+            Ok($body)
+        }
+        #[cfg(not(feature = "split"))]
+        async fn $fetch() -> Result<(), SplitLoaderError> {
+            Ok(())
+        }
+    };
+}
+
+split_view!(
+    trend,
+    trend_tab,
+    fetch_trend,
+    view! {
+        <finder::Finder />
+        <trend::Trend />
+    }
+    .into_any()
+);
+split_view!(compare, compare_tab, fetch_compare, view! { <compare::CompareView /> }.into_any());
+split_view!(changes, changes_tab, fetch_changes, view! { <changes::ChangesView /> }.into_any());
+split_view!(dist, dist_tab, fetch_dist, view! { <dist::DistView /> }.into_any());
+split_view!(commit, commit_part, fetch_commit, view! { <commit::CommitPanel /> }.into_any());
+
+/// What is split off: the views of the tabs other than Reports, and the commit panel.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    Trend,
+    Compare,
+    Changes,
+    Dist,
+    Commit,
+}
+
+impl Part {
+    fn of(tab: Tab) -> Part {
+        match tab {
+            Tab::Trend => Part::Trend,
+            Tab::Compare => Part::Compare,
+            Tab::Changes => Part::Changes,
+            Tab::Dist => Part::Dist,
+            Tab::Reports => unreachable!("the reports view is not split off"),
+        }
+    }
+}
+
+/// The result of a split view's call, whose module is loaded (with `split`: a future ready at
+/// once); the call itself without.
+#[cfg(feature = "split")]
+macro_rules! ready {
+    ($call:expr) => {
+        at_once($call)
+    };
+}
+#[cfg(not(feature = "split"))]
+macro_rules! ready {
+    ($call:expr) => {
+        $call
+    };
+}
+
+thread_local! {
+    /// The parts whose module is loaded.
+    static LOADED: RefCell<Vec<Part>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Fetches the module of `part` (once; a failure is not remembered).
+async fn fetch(part: Part) -> Result<(), LoadError> {
+    match part {
+        Part::Trend => fetch_trend().await?,
+        Part::Compare => fetch_compare().await?,
+        Part::Changes => fetch_changes().await?,
+        Part::Dist => fetch_dist().await?,
+        Part::Commit => fetch_commit().await?,
+    }
+    LOADED.with(|l| l.borrow_mut().push(part));
+    Ok(())
+}
+
+/// The view of `part`, whose module is loaded: its call completes at once.
+fn make(part: Part) -> Result<AnyView, LoadError> {
+    match part {
+        Part::Trend => ready!(trend_tab()),
+        Part::Compare => ready!(compare_tab()),
+        Part::Changes => ready!(changes_tab()),
+        Part::Dist => ready!(dist_tab()),
+        Part::Commit => ready!(commit_part()),
+    }
+}
+
+#[cfg_attr(
+    feature = "split",
+    leptos::wasm_split::wasm_split(mail, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_mail))
+)]
+fn read_in_worker(mail: Mail, name: String, bytes: js_sys::Uint8Array, mine: u64) -> Result<(), LoadError> {
+    mail.read_in_worker(name, bytes, mine);
+    Ok(())
+}
+#[cfg(not(feature = "split"))]
+async fn fetch_mail() -> Result<(), SplitLoaderError> {
+    Ok(())
+}
+
+/// Read mail `bytes` (read number `mine`) in the worker, the mail reader's code fetched first
+/// (once); a failure to fetch it is that read's outcome.
+pub fn read_mail(mail: Mail, name: String, bytes: js_sys::Uint8Array, mine: u64) {
+    leptos::task::spawn_local(async move {
+        let done = match fetch_mail().await {
+            Ok(()) => ready!(read_in_worker(mail, name, bytes, mine)),
+            Err(e) => Err(e.into()),
+        };
+        if done.is_err() {
+            let why = "the mail reader's code could not be loaded (is the network down?): try again".to_string();
+            mail.outcome(mine, Err(why));
+        }
+    });
+}
+
+/// Polls `fut` once: the call of a loaded module's function has nothing to wait for.
+#[cfg_attr(not(feature = "split"), allow(dead_code))]
+fn at_once<T>(fut: impl Future<Output = Result<T, LoadError>>) -> Result<T, LoadError> {
+    match pin!(fut).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => v,
+        Poll::Pending => Err(LoadError),
+    }
+}
+
+/// Where the module of a part is: loading, loaded, or failed.
+#[derive(Clone, Copy, PartialEq)]
+enum Module {
+    Loading,
+    Ready,
+    Failed,
+}
+
+/// The view of tab `tab` (not Reports).
+pub fn tab(tab: Tab) -> AnyView {
+    view(Part::of(tab))
+}
+
+/// The commit panel, while a commit is chosen (its module is fetched the first time).
+pub fn commit_panel() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let open = Memo::new(move |_| nav.state.with(|s| s.commit.is_some()));
+    move || open.get().then(|| view(Part::Commit))
+}
+
+/// The view of `part`: a notice while its module loads (the first time, with `split`), then the
+/// view, or the error.
+fn view(part: Part) -> AnyView {
+    let loaded = LOADED.with(|l| l.borrow().contains(&part)) || cfg!(not(feature = "split"));
+    let module = RwSignal::new(if loaded { Module::Ready } else { Module::Loading });
+    if !loaded {
+        leptos::task::spawn_local(async move {
+            let got = if fetch(part).await.is_ok() { Module::Ready } else { Module::Failed };
+            // the explorer may be gone (a catalog load rebuilt it): then nobody waits for this
+            let _ = module.try_set(got);
+        });
+    }
+    (move || match module.get() {
+        Module::Loading => view! { <p class="status" data-testid="tab-loading">"loading this view…"</p> }.into_any(),
+        Module::Ready => make(part).unwrap_or_else(|_| failed()),
+        Module::Failed => failed(),
+    })
+    .into_any()
+}
+
+fn failed() -> AnyView {
+    view! {
+        <div class="error" data-testid="error" role="alert">
+            "This view's code could not be loaded (is the network down?). Open it again to retry."
+        </div>
+    }
+    .into_any()
+}
