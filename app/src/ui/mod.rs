@@ -108,6 +108,7 @@ pub fn App() -> impl IntoView {
     provide_context(mail::Mail::new());
     provide_context(Drawer(RwSignal::new(false)));
     theme::provide();
+    split::prefetch(ViewState::parse(&web::current_query()).0.tab);
     leptos::task::spawn_local(async move {
         let cat = match first_testcases(rep).await {
             Ok(tcs) => web::load_catalogs(tcs).await,

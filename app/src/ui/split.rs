@@ -172,6 +172,15 @@ enum Module {
     Failed,
 }
 
+/// Starts fetching the module of tab `tab` (a page opened on it), beside the data it waits for.
+pub fn prefetch(tab: Tab) {
+    if tab != Tab::Reports && cfg!(feature = "split") {
+        leptos::task::spawn_local(async move {
+            let _ = fetch(Part::of(tab)).await;
+        });
+    }
+}
+
 /// The view of tab `tab` (not Reports).
 pub fn tab(tab: Tab) -> AnyView {
     view(Part::of(tab))
