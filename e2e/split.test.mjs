@@ -80,3 +80,29 @@ for (const [dist, prefix] of [
     }
   });
 }
+
+test('a tab whose module fails to load says so, and opening it again retries', async () => {
+  const server = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    let blocked = true;
+    await page.route('**/split_trend.wasm', (route) => (blocked ? route.abort() : route.continue()));
+    await page.goto(server.url);
+    await page.waitForSelector('[data-testid=report-page]');
+    await page.getByTestId('view-tab-trend').click();
+    await page.waitForSelector('[data-testid=error]');
+    assert.match(await page.textContent('[data-testid=error]'), /could not be loaded/);
+    assert.equal(await page.$('[data-testid=chart]'), null);
+    blocked = false;
+    await page.getByTestId('view-tab-reports').click();
+    await page.waitForSelector('[data-testid=report-page]');
+    await page.getByTestId('view-tab-trend').click();
+    await page.waitForSelector('[data-testid=chart] canvas', { timeout: 20000 });
+    assert.equal(await page.$('[data-testid=error]'), null);
+    // the blocked fetch is the only error the page saw
+    assert.ok(errors.every((e) => /split_trend|Failed to fetch|failed to load|net::ERR_FAILED/i.test(e)), errors.join('\n'));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -1,15 +1,15 @@
-//! What the first screen does not need: the views behind the tabs other than Reports, the
-//! commit panel and the mail reader's side of the page (`read_mail`). With the `split` feature (release builds,
-//! `scripts/build-app.sh`) each of them is a split point: `wasm-split-cli` moves it, and all code
+//! What the first screen does not need: the views of the tabs other than Reports, the commit
+//! panel and the worker's side of a mail read (`read_mail`). With the `split` feature (release
+//! builds, `scripts/build-app.sh`) each is a split point: `wasm-split-cli` moves it, and all code
 //! only it reaches (the chart and plotters, the changes list, the distribution, the compare
-//! table), into a wasm module of its own, fetched the first time that tab opens. The first
+//! table…), into a wasm module of its own, fetched the first time it is needed. The first
 //! screen's module is then the reports list and page. Without the feature (debug builds, the
 //! wasm unit tests) the same functions are plain calls.
 //!
-//! A tab's module is fetched first (`fetch`), then its view is built at once in the live
-//! reactive owner (`make`): a view built in a future could outlive the explorer it belongs to
-//! (a catalog load rebuilds it). A module that fails to load is a visible error, and choosing the
-//! tab again retries.
+//! A part's module is fetched first (`fetch`), then its view is built at once under the live
+//! reactive owner (`make`): a view built inside a future could outlive the explorer it belongs
+//! to (a catalog load replaces it). A module that fails to load is a visible error; opening the
+//! part again retries.
 
 use super::{changes, commit, compare, dist, finder, mail::Mail, trend, Nav};
 use crate::state::Tab;
@@ -20,7 +20,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-/// A tab module that did not load.
+/// A split-off module that did not load.
 pub struct LoadError;
 
 impl From<SplitLoaderError> for LoadError {
@@ -29,7 +29,7 @@ impl From<SplitLoaderError> for LoadError {
     }
 }
 
-/// Declares tab view `$name` (split into module `$module` with `split`, its fetch `$fetch`).
+/// Declares view `$name` (split into module `$module` with `split`, fetched by `$fetch`).
 macro_rules! split_view {
     ($module:ident, $name:ident, $fetch:ident, $body:expr) => {
         #[cfg_attr(
