@@ -53,6 +53,8 @@ test('a corrupted trend shard shows an error naming the file', async () => {
   let rel;
   try {
     await ctx.page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+    // the commit panel's module may still be on its way: a reload would abort it (a failed request)
+    await ctx.page.waitForLoadState('networkidle');
     const hit = ctx.srv.requests.find((r) => / \/data\/s\/\S+\.json 200$/.test(r));
     assert.ok(hit, ctx.srv.requests.join('\n'));
     rel = hit.split(' ')[1].replace(/^\/data\//, '');

@@ -3,9 +3,10 @@
 # post_build hook (Trunk.toml): index.html marks the app's rust link `data-trunk-skip`, because
 # trunk's own pipeline cannot split a module. Release builds split it:
 #
-#   cargo build --features split     the tabs other than Reports are #[lazy] split points, and
+#   cargo build --features split     the split points of app/src/ui/split.rs (the tabs other than
+#                                    Reports, the commit panel, the mail reader's worker side), and
 #                                    the link keeps its relocations (app/build.rs)
-#   wasm-split-cli                   app.wasm -> the first screen's module + one module per tab
+#   wasm-split-cli                   app.wasm -> the first screen's module + one module per split point
 #                                    (+ shared chunks) + __wasm_split.js, their loader
 #   wasm-bindgen --keep-lld-exports  the JS glue of the first module (the tab modules import
 #                                    what they share with it through __wasm_split.js)

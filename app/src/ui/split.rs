@@ -29,14 +29,15 @@ impl From<SplitLoaderError> for LoadError {
     }
 }
 
-/// Declares view `$name` (split into module `$module` with `split`, fetched by `$fetch`).
-macro_rules! split_view {
-    ($module:ident, $name:ident, $fetch:ident, $body:expr) => {
+/// Declares `fn $name` as a split point of module `$module`, fetched by `$fetch` (with
+/// `split`); without the feature, a plain function and a fetch that has nothing to do.
+macro_rules! split_fn {
+    ($module:ident, $fetch:ident, fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
         #[cfg_attr(
             feature = "split",
             leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload($fetch))
         )]
-        fn $name() -> Result<AnyView, LoadError> {
+        fn $name($($arg: $ty),*) -> Result<$ret, LoadError> {
             Ok($body)
         }
         #[cfg(not(feature = "split"))]
@@ -46,22 +47,54 @@ macro_rules! split_view {
     };
 }
 
-split_view!(
+split_fn!(
     trend,
-    trend_tab,
     fetch_trend,
-    view! {
-        <finder::Finder />
-        <trend::Trend />
+    fn trend_tab() -> AnyView {
+        view! {
+            <finder::Finder />
+            <trend::Trend />
+        }
+        .into_any()
     }
-    .into_any()
 );
-split_view!(compare, compare_tab, fetch_compare, view! { <compare::CompareView /> }.into_any());
-split_view!(changes, changes_tab, fetch_changes, view! { <changes::ChangesView /> }.into_any());
-split_view!(dist, dist_tab, fetch_dist, view! { <dist::DistView /> }.into_any());
-split_view!(commit, commit_part, fetch_commit, view! { <commit::CommitPanel /> }.into_any());
+split_fn!(
+    compare,
+    fetch_compare,
+    fn compare_tab() -> AnyView {
+        view! { <compare::CompareView /> }.into_any()
+    }
+);
+split_fn!(
+    changes,
+    fetch_changes,
+    fn changes_tab() -> AnyView {
+        view! { <changes::ChangesView /> }.into_any()
+    }
+);
+split_fn!(
+    dist,
+    fetch_dist,
+    fn dist_tab() -> AnyView {
+        view! { <dist::DistView /> }.into_any()
+    }
+);
+split_fn!(
+    commit,
+    fetch_commit,
+    fn commit_part() -> AnyView {
+        view! { <commit::CommitPanel /> }.into_any()
+    }
+);
+split_fn!(
+    mail,
+    fetch_mail,
+    fn read_in_worker(mail: Mail, name: String, bytes: js_sys::Uint8Array, mine: u64) -> () {
+        mail.read_in_worker(name, bytes, mine)
+    }
+);
 
-/// What is split off: the views of the tabs other than Reports, and the commit panel.
+/// The views split off: the tabs other than Reports, and the commit panel.
 #[derive(Clone, Copy, PartialEq)]
 enum Part {
     Trend,
@@ -125,19 +158,6 @@ fn make(part: Part) -> Result<AnyView, LoadError> {
         Part::Dist => ready!(dist_tab()),
         Part::Commit => ready!(commit_part()),
     }
-}
-
-#[cfg_attr(
-    feature = "split",
-    leptos::wasm_split::wasm_split(mail, wasm_split_path = ::leptos::wasm_split, fallible, preload(fetch_mail))
-)]
-fn read_in_worker(mail: Mail, name: String, bytes: js_sys::Uint8Array, mine: u64) -> Result<(), LoadError> {
-    mail.read_in_worker(name, bytes, mine);
-    Ok(())
-}
-#[cfg(not(feature = "split"))]
-async fn fetch_mail() -> Result<(), SplitLoaderError> {
-    Ok(())
 }
 
 /// Read mail `bytes` (read number `mine`) in the worker, the mail reader's code fetched first
