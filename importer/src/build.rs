@@ -9,7 +9,8 @@ use model::{
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-type FastHash = std::hash::BuildHasherDefault<paths::Fnv>;
+/// The hasher of the build's own maps (their order never reaches the output).
+type FastHash = rustc_hash::FxBuildHasher;
 
 /// How to build.
 pub struct Options<'a> {
@@ -119,7 +120,12 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
     let mut dropped = 0;
     // A copy without a Message-ID (a web page, a partial paste) whose every row is in another
     // report is that report read twice.
-    let keyed: Vec<(String, HashSet<u64>)> = groups.iter().map(|(k, g)| (k.clone(), row_keys(&g[0]))).collect();
+    // (only looked for when there is such a copy: mails all have Message-IDs)
+    let any_unkeyed = groups.keys().any(|k| k.starts_with("content:"));
+    let keyed: Vec<(String, HashSet<u64>)> = match any_unkeyed {
+        true => groups.iter().map(|(k, g)| (k.clone(), row_keys(&g[0]))).collect(),
+        false => Vec::new(),
+    };
     let mut owner: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, (_, keys)) in keyed.iter().enumerate() {
         for k in keys {
@@ -526,11 +532,16 @@ fn is_kpi(metric: &str) -> bool {
 /// that measured it. A testcase's files depend only on its reports, which is what lets an
 /// incremental import rebuild just the testcases it touches.
 pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (docs, duplicates) = dedup_documents(docs);
     let docs = sort_by_time(docs);
-    let mut scripts = BTreeMap::new();
-    let reports: Vec<ReportDoc> = docs.iter().map(|d| crate::docfile::to_doc(d, &mut scripts, opts)).collect();
-    let testcases = build_testcases(split_by_testcase(docs), opts);
+    stages.mark("build: duplicates merged, sorted");
+    let (reports, scripts) = crate::docfile::to_docs(&docs, opts);
+    stages.mark("build: report documents");
+    let by_tc = split_by_testcase(docs);
+    stages.mark("build: split by testcase");
+    let testcases = build_testcases(by_tc, opts);
+    stages.mark("build: testcases");
     (Dataset { testcases, reports, scripts }, duplicates)
 }
 
@@ -615,18 +626,16 @@ fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) ->
 
 /// Jobs of a testcase's rows, in key order, and each row table's job position.
 fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
-    let mut job_keys: BTreeSet<JobKey> = BTreeSet::new();
+    // rows of one table share their job's Arc: each Arc is looked at once
+    let mut arcs: HashMap<usize, &JobKey, FastHash> = HashMap::default();
     for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
-        job_keys.insert((*r.job).clone());
+        arcs.entry(Arc::as_ptr(&r.job) as usize).or_insert(&*r.job);
     }
-    let job_keys: Vec<JobKey> = job_keys.into_iter().collect();
+    let job_keys: BTreeSet<&JobKey> = arcs.values().copied().collect();
+    let job_keys: Vec<JobKey> = job_keys.into_iter().cloned().collect();
     let job_pos_by_key: HashMap<&JobKey, u32, FastHash> =
         job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
-    // rows of one table share their job's Arc: look each Arc up once
-    let mut by_ptr: HashMap<usize, u32> = HashMap::new();
-    for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
-        by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| job_pos_by_key[&*r.job]);
-    }
+    let by_ptr: HashMap<usize, u32, FastHash> = arcs.into_iter().map(|(p, k)| (p, job_pos_by_key[k])).collect();
     let jobs = job_keys
         .iter()
         .map(|k| Job {
@@ -664,8 +673,6 @@ fn points_stage(
     let mut fail_metrics: HashSet<&str, FastHash> = HashSet::default();
     let mut perf_metrics: HashSet<&str, FastHash> = HashSet::default();
     for (ri, d) in docs.iter().enumerate() {
-        // observations already taken from this report: (job, metric, commit, mean bits)
-        let mut taken: HashSet<(u32, &str, u32, u64), FastHash> = HashSet::default();
         let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
         let mut sections = Vec::new();
         for (si, s) in d.sections.iter().enumerate() {
@@ -694,7 +701,7 @@ fn points_stage(
                     perf_metrics.insert(&r.metric);
                 }
                 let p = series.entry((j, r.metric.as_str())).or_default();
-                push_row_points(p, r, &cols, ri as u32, j, &mut taken);
+                push_row_points(p, r, &cols, ri as u32);
             }
         }
         let id = report_id(d);
@@ -746,15 +753,9 @@ pub fn lore_url(d: &Document) -> Option<String> {
     }
 }
 
-/// One row's observations (one per column) appended to its series.
-fn push_row_points<'a>(
-    p: &mut Points,
-    r: &'a crate::doc::Row,
-    cols: &[u32],
-    report: u32,
-    j: u32,
-    taken: &mut HashSet<(u32, &'a str, u32, u64), FastHash>,
-) {
+/// One row's observations (one per column) appended to its series. Reports are taken in order,
+/// so the series' observations of this report are the ones at its end.
+fn push_row_points(p: &mut Points, r: &crate::doc::Row, cols: &[u32], report: u32) {
     for (c, &commit) in cols.iter().enumerate() {
         let (mean, fails) = if r.kind == RowKind::Fail {
             let f = r.fails.get(c).copied().flatten();
@@ -768,7 +769,9 @@ fn push_row_points<'a>(
         };
         let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
         // the same observation twice in one report (a base column repeated per table)
-        if !taken.insert((j, r.metric.as_str(), commit, mean.to_bits())) {
+        let this_report = (0..p.len()).rev().take_while(|&k| p.report[k] == report);
+        if this_report.into_iter().any(|k| p.commit[k] == commit && p.mean[k].map(f64::to_bits) == Some(mean.to_bits()))
+        {
             continue;
         }
         p.commit.push(commit);
@@ -1049,7 +1052,7 @@ pub(crate) fn printed(x: f64) -> f64 {
 }
 
 /// Position of a row's job, found by the address of its shared `Arc`.
-struct JobPos(HashMap<usize, u32>);
+struct JobPos(HashMap<usize, u32, FastHash>);
 
 impl JobPos {
     fn of(&self, job: &Arc<JobKey>) -> u32 {
@@ -1063,6 +1066,10 @@ fn usable(r: &crate::doc::Row) -> bool {
 }
 
 fn sort_points(p: &mut Points) {
+    let key = |i: usize| (p.commit[i], p.report[i]);
+    if (1..p.len()).all(|i| key(i - 1) <= key(i)) {
+        return; // already in order (a stable sort would not move anything)
+    }
     let mut idx: Vec<usize> = (0..p.len()).collect();
     idx.sort_by_key(|&i| (p.commit[i], p.report[i]));
     macro_rules! permute {

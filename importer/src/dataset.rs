@@ -22,6 +22,11 @@ pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, 
     struct Schema {
         schema: u32,
     }
+    // lkpx writes the schema first: read it there without parsing the file twice
+    let lead = format!("{{\"schema\":{SCHEMA_VERSION},");
+    if bytes.starts_with(lead.as_bytes()) {
+        return serde_json::from_slice(&bytes).map_err(|e| format!("{rel}: malformed: {e}"));
+    }
     match serde_json::from_slice::<Schema>(&bytes) {
         Ok(s) if s.schema != SCHEMA_VERSION => {
             return Err(format!("{rel}: data schema {}, this lkpx writes schema {SCHEMA_VERSION}", s.schema))

@@ -83,6 +83,24 @@ impl Directions {
         self.find(metric).map_or(0, |i| self.entries[i].1)
     }
 
+    /// `lkp().weight(metric)`, remembered per thread: an import asks once per row, and a metric
+    /// name recurs in every report of its job (the regex set is a tenth of an `--into` otherwise).
+    pub fn lkp_weight(metric: &str) -> i8 {
+        use std::cell::RefCell;
+        thread_local! {
+            static KNOWN: RefCell<std::collections::HashMap<String, i8, rustc_hash::FxBuildHasher>> =
+                RefCell::default();
+        }
+        KNOWN.with(|k| {
+            if let Some(w) = k.borrow().get(metric) {
+                return *w;
+            }
+            let w = Directions::lkp().weight(metric);
+            k.borrow_mut().insert(metric.to_string(), w);
+            w
+        })
+    }
+
     /// The list pattern that decides the direction of `metric`, if any.
     pub fn pattern(&self, metric: &str) -> Option<&str> {
         self.find(metric).map(|i| self.entries[i].0.as_str())

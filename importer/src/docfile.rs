@@ -8,6 +8,27 @@ use model::{paths, DocCommit, DocHeadline, DocJob, DocRow, DocSection, ReportDoc
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+/// Every document's report document (on all cores) and the reproduce scripts they name, by hash.
+pub fn to_docs(docs: &[Document], opts: &Options) -> (Vec<ReportDoc>, BTreeMap<String, String>) {
+    use rayon::prelude::*;
+    let each: Vec<(ReportDoc, BTreeMap<String, String>)> = docs
+        .par_iter()
+        .map(|d| {
+            let mut scripts = BTreeMap::new();
+            (to_doc(d, &mut scripts, opts), scripts)
+        })
+        .collect();
+    let mut scripts = BTreeMap::new();
+    let reports = each
+        .into_iter()
+        .map(|(r, s)| {
+            scripts.extend(s);
+            r
+        })
+        .collect();
+    (reports, scripts)
+}
+
 /// The report document of `d`; its script text goes to `scripts` (by content hash). Rows carry
 /// their metric's direction and commits their link by `opts`, as the catalogs do.
 pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &Options) -> ReportDoc {

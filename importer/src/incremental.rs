@@ -6,7 +6,7 @@
 use crate::build::{build_testcases, dedup_documents, split_by_testcase, testcases_of, Options};
 use crate::dataset::read;
 use crate::doc::Document;
-use crate::docfile::{from_doc, to_doc};
+use crate::docfile::{from_doc, to_docs};
 use crate::pack;
 use crate::publish::{publish, Sweep, Written};
 use model::{paths, Index, ReportDoc, Root};
@@ -117,16 +117,15 @@ pub fn add_with_state(
     all.extend(new);
     let (docs, dups_old) = dedup_documents(all);
     let docs = crate::build::sort_by_time(docs);
-    let mut scripts = BTreeMap::new();
-    let reports: Vec<ReportDoc> = docs.iter().map(|d| to_doc(d, &mut scripts, opts)).collect();
+    let (reports, scripts) = to_docs(&docs, opts);
     let ids: BTreeSet<&str> = reports.iter().map(|r| r.id.as_str()).collect();
     let mut files: Vec<pack::File> = Vec::new();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
     let built = build_testcases(split_by_testcase(docs), opts);
     stages.mark("into: build");
-    for t in built {
-        let (e, f) = pack::testcase_files(&t);
+    use rayon::prelude::*;
+    for (e, f) in built.par_iter().map(pack::testcase_files).collect::<Vec<_>>() {
         entries.push(e);
         files.extend(f);
     }

@@ -41,8 +41,7 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     for ((j, m), p) in &t.series {
         let sd = SeriesData { job: *j, metric: m.clone(), points: crate::build::compact(p.clone()) };
         // per-run values serve Distribution, which reads the job's file; the trend draws means and bands
-        let mut trend = sd.clone();
-        trend.points.values.clear();
+        let trend = SeriesData { job: *j, metric: m.clone(), points: without_values(&sd.points) };
         by_job.entry(*j).or_default().push(sd);
         let b = buckets.entry(paths::chunk_of(m, n)).or_insert_with(|| TrendChunk {
             schema: SCHEMA_VERSION,
@@ -88,6 +87,21 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
     files.push((path.clone(), bytes));
     (entry(&cat, path), files)
+}
+
+/// A copy of `p` without its per-run values.
+fn without_values(p: &model::Points) -> model::Points {
+    model::Points {
+        commit: p.commit.clone(),
+        mean: p.mean.clone(),
+        stddev_pct: p.stddev_pct.clone(),
+        runs: p.runs.clone(),
+        report: p.report.clone(),
+        change: p.change.clone(),
+        base: p.base.clone(),
+        fails: p.fails.clone(),
+        values: Vec::new(),
+    }
 }
 
 /// What the root says about a testcase, from its named catalog.
@@ -255,7 +269,7 @@ pub fn files(data: &Dataset) -> (Vec<File>, Root) {
         entries.push(e);
         files.extend(f);
     }
-    files.extend(data.reports.iter().map(report_file));
+    files.par_extend(data.reports.par_iter().map(report_file));
     files.extend(data.scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
     let (root, pages) = root(entries, data.reports.len(), data.reports.iter().map(summary).collect());
     files.extend(pages);

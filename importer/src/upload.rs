@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 pub fn read_upload(name: &str, raw: Vec<u8>) -> Upload {
     let mut res = FileResult { path: name.to_string(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
     read_raw(name, raw, &mut res);
-    let weight = |m: &str| Directions::lkp().weight(m);
+    let weight = Directions::lkp_weight;
     let opts = Options { commit_url: None, git_log: vec![], weight: &weight };
     let mut scripts = BTreeMap::new();
     let docs: Vec<_> = res.docs.iter().map(|d| to_doc(d, &mut scripts, &opts)).collect();
