@@ -532,6 +532,18 @@ fn is_kpi(metric: &str) -> bool {
 /// that measured it. A testcase's files depend only on its reports, which is what lets an
 /// incremental import rebuild just the testcases it touches.
 pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
+    let (testcases, reports, scripts, duplicates) = build_each(docs, opts, &|t| t);
+    (Dataset { testcases, reports, scripts }, duplicates)
+}
+
+/// `build`, handing each testcase to `each` on the thread that built it as soon as it is built
+/// (an import writes its files while the others build, and holds no testcase longer). Returns
+/// what `each` returned (testcase order), the report documents, the scripts, duplicates merged.
+pub fn build_each<R: Send>(
+    docs: Vec<Document>,
+    opts: &Options,
+    each: &(dyn Fn(TestcaseData) -> R + Sync),
+) -> (Vec<R>, Vec<ReportDoc>, BTreeMap<String, String>, usize) {
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (docs, duplicates) = dedup_documents(docs);
     let docs = sort_by_time(docs);
@@ -540,16 +552,25 @@ pub fn build(docs: Vec<Document>, opts: &Options) -> (Dataset, usize) {
     stages.mark("build: report documents");
     let by_tc = split_by_testcase(docs);
     stages.mark("build: split by testcase");
-    let testcases = build_testcases(by_tc, opts);
+    let done = build_testcases_each(by_tc, opts, each);
     stages.mark("build: testcases");
-    (Dataset { testcases, reports, scripts }, duplicates)
+    (done, reports, scripts, duplicates)
 }
 
 /// Build each testcase from its documents, in parallel.
 pub fn build_testcases(by_tc: BTreeMap<String, Vec<Document>>, opts: &Options) -> Vec<TestcaseData> {
+    build_testcases_each(by_tc, opts, &|t| t)
+}
+
+/// `build_testcases`, handing each testcase to `each` on the thread that built it.
+pub fn build_testcases_each<R: Send>(
+    by_tc: BTreeMap<String, Vec<Document>>,
+    opts: &Options,
+    each: &(dyn Fn(TestcaseData) -> R + Sync),
+) -> Vec<R> {
     use rayon::prelude::*;
     let v: Vec<(String, Vec<Document>)> = by_tc.into_iter().collect();
-    v.into_par_iter().map(|(tc, docs)| build_testcase(&tc, sort_by_time(docs), opts)).collect()
+    v.into_par_iter().map(|(tc, docs)| each(build_testcase(&tc, sort_by_time(docs), opts))).collect()
 }
 
 /// Reports in time order (undated first: they must not pass for the latest), then source.

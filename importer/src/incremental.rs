@@ -3,12 +3,12 @@
 //! every other testcase keeps its files. Because a testcase's files depend only on its own
 //! reports, the result is byte-identical to a full import of all inputs.
 
-use crate::build::{build_testcases, dedup_documents, split_by_testcase, testcases_of, Options};
+use crate::build::{build_testcases_each, dedup_documents, split_by_testcase, testcases_of, Options};
 use crate::dataset::read;
 use crate::doc::Document;
-use crate::docfile::{from_doc, to_docs};
+use crate::docfile::{from_doc, to_docs_reusing};
 use crate::pack;
-use crate::publish::{publish, Sweep, Written};
+use crate::publish::{Publisher, Sweep, Written};
 use model::{paths, Index, ReportDoc, Root};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -117,18 +117,22 @@ pub fn add_with_state(
     all.extend(new);
     let (docs, dups_old) = dedup_documents(all);
     let docs = crate::build::sort_by_time(docs);
-    let (reports, scripts) = to_docs(&docs, opts);
+    // nothing merged: every old document is read back as it was, and so is its report document
+    let unmerged = if dups_old == 0 { &old_docs } else { &BTreeMap::new() };
+    let (reports, scripts) = to_docs_reusing(&docs, unmerged, opts);
     let ids: BTreeSet<&str> = reports.iter().map(|r| r.id.as_str()).collect();
-    let mut files: Vec<pack::File> = Vec::new();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
-    let built = build_testcases(split_by_testcase(docs), opts);
-    stages.mark("into: build");
-    use rayon::prelude::*;
-    for (e, f) in built.par_iter().map(pack::testcase_files).collect::<Vec<_>>() {
-        entries.push(e);
-        files.extend(f);
-    }
+    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
+    let publisher = Publisher::new(dir).map_err(writing)?;
+    let built = build_testcases_each(split_by_testcase(docs), opts, &|t| {
+        let (entry, files) = pack::testcase_files(&t);
+        drop(t);
+        publisher.write(&files).map(|()| entry)
+    });
+    entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
+    stages.mark("into: build, pack and write the testcases");
+    let mut files: Vec<pack::File> = Vec::new();
     // a report document equal to the one on disk has the same bytes there already
     files.extend(reports.iter().filter(|r| old_docs.get(&r.id) != Some(*r)).map(pack::report_file));
     files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
@@ -142,7 +146,7 @@ pub fn add_with_state(
     let total = root.totals.reports + ids.len() - old_count;
     let (mut new_root, pages) = pack::root(entries, total, summaries);
     files.extend(pages);
-    stages.mark("into: pack");
+    stages.mark("into: the report documents and the reports list");
     let mut old_files = loaded.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     match (state, &root.archives) {
@@ -158,8 +162,8 @@ pub fn add_with_state(
         }
         (None, None) => {}
     }
-    let written = publish(&files, &new_root, dir, Sweep::Only(&old_files))
-        .map_err(|e| format!("writing {}: {e}", dir.display()))?;
-    stages.mark("into: publish");
+    publisher.write(&files).map_err(writing)?;
+    let written = publisher.finish(&new_root, Sweep::Only(&old_files)).map_err(writing)?;
+    stages.mark("into: write them, sync, switch the root");
     Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })
 }

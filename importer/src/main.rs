@@ -348,19 +348,8 @@ fn import(
             (r.written, r.root, r.duplicates, dir)
         }
         None => {
-            let (data, dups) = build::build(read.docs, &opts);
-            stages.mark("build");
-            warn_dropped_reports(out, &data);
-            let (mut files, mut root) = importer::pack::files(&data);
-            if let Some(s) = &state {
-                let (r, f) = importer::archive::with_state(root, s);
-                root = r;
-                files.push(f);
-            }
-            stages.mark("pack (serialise)");
-            let w = publish::publish(&files, &root, out, publish::Sweep::All)
+            let (w, root, dups) = import_full(read.docs, &opts, state.as_ref(), out, &mut stages)
                 .with_context(|| format!("writing {}", out.display()))?;
-            stages.mark("publish (write + sync)");
             (w, root, dups, out)
         }
     };
@@ -394,6 +383,39 @@ fn import(
         read.bytes as f64 / 1e6 / secs.max(1e-9)
     );
     Ok(failed)
+}
+
+/// A full import: each testcase's files written as soon as it is built, then the report
+/// documents and the reports list, then the switch to the new root.
+fn import_full(
+    docs: Vec<importer::doc::Document>,
+    opts: &build::Options,
+    state: Option<&model::ArchiveState>,
+    out: &std::path::Path,
+    stages: &mut importer::timing::Stages,
+) -> std::io::Result<(publish::Written, model::Root, usize)> {
+    let publisher = publish::Publisher::new(out)?;
+    let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
+        let (entry, files) = importer::pack::testcase_files(&t);
+        drop(t);
+        publisher.write(&files).map(|()| entry)
+    });
+    let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
+    stages.mark("build, pack and write the testcases");
+    warn_dropped_reports(out, &reports);
+    let (mut files, mut root) = importer::pack::report_files(entries, &reports, &scripts);
+    drop(reports);
+    if let Some(s) = state {
+        let (r, f) = importer::archive::with_state(root, s);
+        root = r;
+        files.push(f);
+    }
+    publisher.write(&files)?;
+    drop(files);
+    stages.mark("pack and write the report documents and the reports list");
+    let w = publisher.finish(&root, publish::Sweep::All)?;
+    stages.mark("sync, switch the root, remove stale files");
+    Ok((w, root, dups))
 }
 
 /// What the archives gave.
@@ -449,9 +471,9 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
 
 /// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
 /// them, so nothing disappears unnoticed.
-fn warn_dropped_reports(out: &std::path::Path, new: &build::Dataset) {
+fn warn_dropped_reports(out: &std::path::Path, new: &[model::ReportDoc]) {
     let Ok(old) = importer::dataset::Published::open(out) else { return };
-    let ids: std::collections::HashSet<&str> = new.reports.iter().map(|r| r.id.as_str()).collect();
+    let ids: std::collections::HashSet<&str> = new.iter().map(|r| r.id.as_str()).collect();
     let gone: Vec<&str> =
         old.index.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
     if !gone.is_empty() {

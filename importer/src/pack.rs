@@ -269,9 +269,22 @@ pub fn files(data: &Dataset) -> (Vec<File>, Root) {
         entries.push(e);
         files.extend(f);
     }
-    files.par_extend(data.reports.par_iter().map(report_file));
-    files.extend(data.scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
-    let (root, pages) = root(entries, data.reports.len(), data.reports.iter().map(summary).collect());
+    let (rest, root) = report_files(entries, &data.reports, &data.scripts);
+    files.extend(rest);
+    (files, root)
+}
+
+/// The files of a full build besides the testcases' (report documents, scripts, the reports
+/// list), and the root over the testcases' entries.
+pub fn report_files(
+    entries: Vec<TestcaseEntry>,
+    reports: &[ReportDoc],
+    scripts: &BTreeMap<String, String>,
+) -> (Vec<File>, Root) {
+    use rayon::prelude::*;
+    let mut files: Vec<File> = reports.par_iter().map(report_file).collect();
+    files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    let (root, pages) = root(entries, reports.len(), reports.iter().map(summary).collect());
     files.extend(pages);
     (files, root)
 }

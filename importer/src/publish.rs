@@ -10,6 +10,7 @@ use model::{paths, Root};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What a publish did.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -57,42 +58,77 @@ pub enum Sweep<'a> {
 
 /// Write `files` and then `root` under `out`.
 pub fn publish(files: &[File], root: &Root, out: &Path, sweep: Sweep) -> std::io::Result<Written> {
-    std::fs::create_dir_all(out)?;
-    let mut w = Written::default();
-    let mut keep: BTreeSet<PathBuf> = BTreeSet::new();
-    let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
-    for (rel, bytes) in files {
-        let path = out.join(rel);
-        w.files += 1;
-        w.bytes += bytes.len() as u64;
-        if bytes.len() as u64 > w.largest.0 {
-            w.largest = (bytes.len() as u64, rel.clone());
-        }
-        if write_new(&path, bytes, is_hash_named(rel), &mut dirs)? {
-            w.changed += 1;
-        }
-        keep.insert(path);
+    let p = Publisher::new(out)?;
+    p.write(files)?;
+    p.finish(root, sweep)
+}
+
+/// A publish in steps: files written as they are made (from any thread), then `finish` makes
+/// them durable and switches the root. Until then the app and `lkpx check` see the old dataset.
+pub struct Publisher {
+    out: PathBuf,
+    done: Mutex<Done>,
+}
+
+/// What the files written so far add up to.
+#[derive(Default)]
+struct Done {
+    written: Written,
+    keep: BTreeSet<PathBuf>,
+}
+
+impl Publisher {
+    pub fn new(out: &Path) -> std::io::Result<Publisher> {
+        std::fs::create_dir_all(out)?;
+        Ok(Publisher { out: out.to_path_buf(), done: Mutex::default() })
     }
-    sync_dir(out)?;
-    let bytes = crate::pack::json(root);
-    w.index_bytes = bytes.len() as u64;
-    w.files += 1;
-    w.bytes += bytes.len() as u64;
-    replace_root(out, &bytes)?;
-    keep.insert(out.join(paths::INDEX));
-    w.removed = match sweep {
-        Sweep::All => paths::DIRS.iter().map(|d| remove_stale(&out.join(d), &keep)).sum::<std::io::Result<usize>>()?,
-        Sweep::Only(rels) => {
-            let mut n = 0;
-            for rel in rels.iter().filter(|r| !keep.contains(&out.join(r))) {
-                if std::fs::remove_file(out.join(rel)).is_ok() {
-                    n += 1;
-                }
+
+    /// Write `files` beside the old ones (a file already there with these bytes is left alone).
+    pub fn write(&self, files: &[File]) -> std::io::Result<()> {
+        let mut dirs = BTreeSet::new();
+        for (rel, bytes) in files {
+            let path = self.out.join(rel);
+            let changed = write_new(&path, bytes, is_hash_named(rel), &mut dirs)?;
+            let mut d = self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let w = &mut d.written;
+            w.files += 1;
+            w.bytes += bytes.len() as u64;
+            w.changed += usize::from(changed);
+            if bytes.len() as u64 > w.largest.0 {
+                w.largest = (bytes.len() as u64, rel.clone());
             }
-            n
+            d.keep.insert(path);
         }
-    };
-    Ok(w)
+        Ok(())
+    }
+
+    /// One `syncfs`, the root replaced atomically, then what `sweep` allows removed.
+    pub fn finish(self, root: &Root, sweep: Sweep) -> std::io::Result<Written> {
+        let out = self.out;
+        let Done { mut written, mut keep } = self.done.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        sync_dir(&out)?;
+        let bytes = crate::pack::json(root);
+        written.index_bytes = bytes.len() as u64;
+        written.files += 1;
+        written.bytes += bytes.len() as u64;
+        replace_root(&out, &bytes)?;
+        keep.insert(out.join(paths::INDEX));
+        written.removed = match sweep {
+            Sweep::All => {
+                paths::DIRS.iter().map(|d| remove_stale(&out.join(d), &keep)).sum::<std::io::Result<usize>>()?
+            }
+            Sweep::Only(rels) => {
+                let mut n = 0;
+                for rel in rels.iter().filter(|r| !keep.contains(&out.join(r))) {
+                    if std::fs::remove_file(out.join(rel)).is_ok() {
+                        n += 1;
+                    }
+                }
+                n
+            }
+        };
+        Ok(written)
+    }
 }
 
 /// Files named by their content hash: the same name means the same bytes.
