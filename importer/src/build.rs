@@ -672,27 +672,25 @@ fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
 
 /// What the points stage collects.
 #[derive(Default)]
-struct Collected {
+struct Collected<'a> {
     reports: Vec<ReportMeta>,
     series: BTreeMap<(u32, String), Points>,
-    fail_metrics: BTreeSet<String>,
-    perf_metrics: BTreeSet<String>,
+    fail_metrics: HashSet<&'a str, FastHash>,
+    perf_metrics: HashSet<&'a str, FastHash>,
     rows: usize,
 }
 
 /// Reports and their observations: every usable row's value per column becomes a point.
-fn points_stage(
-    docs: &[Document],
+fn points_stage<'a>(
+    docs: &'a [Document],
     doc_time: &[Option<i64>],
     pos_of: &dyn Fn(&str) -> u32,
     jobs: &mut [Job],
     job_pos: &JobPos,
-) -> Collected {
+) -> Collected<'a> {
     let mut out = Collected::default();
     // collected by borrowed name (no key allocation per row), sorted once at the end
     let mut series: HashMap<(u32, &str), Points, FastHash> = HashMap::default();
-    let mut fail_metrics: HashSet<&str, FastHash> = HashSet::default();
-    let mut perf_metrics: HashSet<&str, FastHash> = HashSet::default();
     for (ri, d) in docs.iter().enumerate() {
         let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
         let mut sections = Vec::new();
@@ -717,9 +715,9 @@ fn points_stage(
             for r in s.rows.iter().filter(|r| usable(r)) {
                 let j = job_pos.of(&r.job);
                 if r.kind == RowKind::Fail {
-                    fail_metrics.insert(&r.metric);
+                    out.fail_metrics.insert(&r.metric);
                 } else {
-                    perf_metrics.insert(&r.metric);
+                    out.perf_metrics.insert(&r.metric);
                 }
                 let p = series.entry((j, r.metric.as_str())).or_default();
                 push_row_points(p, r, &cols, ri as u32);
@@ -753,8 +751,6 @@ fn points_stage(
             ((j, m.to_string()), p)
         })
         .collect();
-    out.fail_metrics = fail_metrics.into_iter().map(str::to_string).collect();
-    out.perf_metrics = perf_metrics.into_iter().map(str::to_string).collect();
     out
 }
 
@@ -863,10 +859,12 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     let (mut jobs, job_pos) = jobs_stage(&docs);
     let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos);
     let metrics: Vec<MetricInfo> = {
-        let mut n: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
         for (_, m) in col.series.keys() {
             *n.entry(m).or_default() += 1;
         }
+        let mut n: Vec<(&str, u32)> = n.into_iter().collect();
+        n.sort_unstable();
         n.into_iter()
             .map(|(m, series)| MetricInfo {
                 name: m.to_string(),

@@ -396,14 +396,17 @@ fn import_full(
 ) -> std::io::Result<(publish::Written, model::Root, usize)> {
     let publisher = publish::Publisher::new(out)?;
     let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
-        let (entry, files) = importer::pack::testcase_files(&t);
-        drop(t);
+        let (entry, files) = importer::pack::testcase_files(t);
         publisher.write(&files).map(|()| entry)
     });
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
     stages.mark("build, pack and write the testcases");
     warn_dropped_reports(out, &reports);
-    let (mut files, mut root) = importer::pack::report_files(entries, &reports, &scripts);
+    {
+        use rayon::prelude::*;
+        reports.par_iter().try_for_each(|r| publisher.write(&[importer::pack::report_file(r)]))?;
+    }
+    let (mut files, mut root) = importer::pack::list_files(entries, &reports, &scripts);
     drop(reports);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);

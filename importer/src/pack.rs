@@ -30,27 +30,27 @@ pub fn chunk_count(points: usize) -> u32 {
 }
 
 /// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry.
-pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
-    let tc = &t.name;
+pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
+    let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
+    let tc = &name;
     let mut files = Vec::new();
-    let mut cat = t.catalog.clone();
     let n = chunk_count(cat.totals.points);
     // trend chunks: only the non-empty hash buckets, in bucket order
     let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
-    for ((j, m), p) in &t.series {
-        let sd = SeriesData { job: *j, metric: m.clone(), points: crate::build::compact(p.clone()) };
+    for ((j, m), p) in series {
         // per-run values serve Distribution, which reads the job's file; the trend draws means and bands
-        let trend = SeriesData { job: *j, metric: m.clone(), points: without_values(&sd.points) };
-        by_job.entry(*j).or_default().push(sd);
-        let b = buckets.entry(paths::chunk_of(m, n)).or_insert_with(|| TrendChunk {
+        let points = crate::build::compact(p);
+        let trend = SeriesData { job: j, metric: m.clone(), points: without_values(&points) };
+        let b = buckets.entry(paths::chunk_of(&m, n)).or_insert_with(|| TrendChunk {
             schema: SCHEMA_VERSION,
             testcase: tc.clone(),
             ..Default::default()
         });
         b.series.push(trend);
+        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points });
     }
-    for c in t.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
+    for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         if let Some(b) = buckets.get_mut(&paths::chunk_of(&c.metric, n)) {
             b.detected.push(c.clone());
         }
@@ -77,8 +77,8 @@ pub fn testcase_files(t: &TestcaseData) -> (TestcaseEntry, Vec<File>) {
         cat.jobs[j as usize].shard = path.clone();
         files.push((path, bytes));
     }
-    if !t.changes.is_empty() {
-        let bytes = json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.clone(), changes: t.changes.clone() });
+    if !changes.is_empty() {
+        let bytes = json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.clone(), changes });
         let path = paths::changes(tc, &paths::content_hash(&bytes));
         cat.changes = Some(path.clone());
         files.push((path, bytes));
@@ -260,9 +260,9 @@ fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Report
 }
 
 /// Every file of a full build, and its root.
-pub fn files(data: &Dataset) -> (Vec<File>, Root) {
+pub fn files(data: Dataset) -> (Vec<File>, Root) {
     use rayon::prelude::*;
-    let per_tc: Vec<(TestcaseEntry, Vec<File>)> = data.testcases.par_iter().map(testcase_files).collect();
+    let per_tc: Vec<(TestcaseEntry, Vec<File>)> = data.testcases.into_par_iter().map(testcase_files).collect();
     let mut files: Vec<File> = Vec::new();
     let mut entries = Vec::new();
     for (e, f) in per_tc {
@@ -283,7 +283,18 @@ pub fn report_files(
 ) -> (Vec<File>, Root) {
     use rayon::prelude::*;
     let mut files: Vec<File> = reports.par_iter().map(report_file).collect();
-    files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    let (rest, root) = list_files(entries, reports, scripts);
+    files.extend(rest);
+    (files, root)
+}
+
+/// `report_files` without the report documents themselves.
+pub fn list_files(
+    entries: Vec<TestcaseEntry>,
+    reports: &[ReportDoc],
+    scripts: &BTreeMap<String, String>,
+) -> (Vec<File>, Root) {
+    let mut files: Vec<File> = scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())).collect();
     let (root, pages) = root(entries, reports.len(), reports.iter().map(summary).collect());
     files.extend(pages);
     (files, root)

@@ -94,7 +94,8 @@ impl Publisher {
             w.files += 1;
             w.bytes += bytes.len() as u64;
             w.changed += usize::from(changed);
-            if bytes.len() as u64 > w.largest.0 {
+            // (the same largest file whatever order the threads write in)
+            if (bytes.len() as u64, std::cmp::Reverse(rel)) > (w.largest.0, std::cmp::Reverse(&w.largest.1)) {
                 w.largest = (bytes.len() as u64, rel.clone());
             }
             d.keep.insert(path);
@@ -250,5 +251,33 @@ mod tests {
         let w = publish(&files, &root, &dir, Sweep::All).unwrap();
         assert_eq!((w.changed, w.removed), (0, 0));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Files written from several threads in any order add up to what one publish of them says,
+    /// the largest of equal sizes included, and nothing is visible before the switch.
+    #[test]
+    fn files_written_from_threads_publish_as_one() {
+        let base = std::env::temp_dir().join(format!("lkpx-threads-{}", std::process::id()));
+        let files: Vec<File> = (0..64)
+            .map(|i| (format!("s/t{}/{i:02}.json", i % 3), vec![b'x'; if i % 5 == 0 { 70 } else { i }]))
+            .collect();
+        let root = Root { schema: model::SCHEMA_VERSION, ..Default::default() };
+        let serial = publish(&files, &root, &base.join("serial"), Sweep::All).unwrap();
+        let out = base.join("threads");
+        let p = Publisher::new(&out).unwrap();
+        std::thread::scope(|s| {
+            for part in files.rchunks(5) {
+                let p = &p;
+                s.spawn(move || p.write(part).unwrap());
+            }
+        });
+        assert!(!out.join("index.json").exists(), "no root before finish");
+        let threads = p.finish(&root, Sweep::All).unwrap();
+        assert_eq!(threads, serial);
+        assert_eq!(threads.largest, (70, "s/t0/00.json".into()));
+        for (rel, bytes) in &files {
+            assert_eq!(&std::fs::read(out.join(rel)).unwrap(), bytes, "{rel}");
+        }
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -214,7 +214,7 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
     let weight = |m: &str| TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2);
     let opts = crate::build::Options { commit_url: None, git_log: log, weight: &weight };
     let (data, _) = crate::build::build(docs, &opts);
-    let (files, root) = crate::pack::files(&data);
+    let (files, root) = crate::pack::files(data);
     let w = crate::publish::publish(&files, &root, out, crate::publish::Sweep::All)?;
     Ok((w, root.totals))
 }

@@ -77,7 +77,7 @@ fn mutated_reports_never_panic() {
         // and on through the dataset build (dates, commit order, dedup, changes)
         if round % 10 == 0 {
             let (data, _) = importer::build::build(res.docs, &opts);
-            let (_, root) = importer::pack::files(&data);
+            let (_, root) = importer::pack::files(data);
             assert_eq!(root.generation.len(), 16);
         }
     }
