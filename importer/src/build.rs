@@ -553,7 +553,7 @@ pub fn build_each<R: Send>(
     let by_tc = split_by_testcase(docs);
     stages.mark("build: split by testcase");
     let done = build_testcases_each(by_tc, opts, each);
-    stages.mark("build: testcases");
+    stages.mark("build: testcases (built, packed and written)");
     (done, reports, scripts, duplicates)
 }
 

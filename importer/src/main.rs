@@ -400,7 +400,7 @@ fn import_full(
         publisher.write(&files).map(|()| entry)
     });
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
-    stages.mark("build, pack and write the testcases");
+    stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &reports);
     {
         use rayon::prelude::*;
