@@ -50,6 +50,10 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
 
 /// A stddev token starting at byte `i`: marker, optional blanks, `-?digits%`.
 fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
+    // the first bytes of the markers: every byte of a word is tried, and most start none
+    if !matches!(line.as_bytes()[i], 0xC3 | b'A' | 0xC2 | 0xC4 | b'~' | b'?') {
+        return None;
+    }
     let rest = &line[i..];
     let marker = PM_MARKERS.iter().find(|m| rest.starts_with(*m))?;
     let mut j = i + marker.len();
@@ -289,6 +293,15 @@ pub fn parse_fail_cells(toks: &[Tok], n: usize) -> Result<FailCells, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_marker_starts_a_stddev() {
+        for m in PM_MARKERS {
+            let cell = format!("{m} 5%");
+            assert_eq!(stddev_at(&cell, 0), Some((5.0, cell.len())), "{m}");
+            assert_eq!(tokenize(&format!("1.42{m}5%")), [Tok::Word("1.42"), Tok::Stddev(5.0)], "{m}");
+        }
+    }
 
     fn perf(line: &str, n: usize) -> Result<PerfCells, String> {
         let toks = tokenize(line);
