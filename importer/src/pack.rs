@@ -269,26 +269,14 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
         entries.push(e);
         files.extend(f);
     }
-    let (rest, root) = report_files(entries, &data.reports, &data.scripts);
+    files.par_extend(data.reports.par_iter().map(report_file));
+    let (rest, root) = list_files(entries, &data.reports, &data.scripts);
     files.extend(rest);
     (files, root)
 }
 
-/// The files of a full build besides the testcases' (report documents, scripts, the reports
-/// list), and the root over the testcases' entries.
-pub fn report_files(
-    entries: Vec<TestcaseEntry>,
-    reports: &[ReportDoc],
-    scripts: &BTreeMap<String, String>,
-) -> (Vec<File>, Root) {
-    use rayon::prelude::*;
-    let mut files: Vec<File> = reports.par_iter().map(report_file).collect();
-    let (rest, root) = list_files(entries, reports, scripts);
-    files.extend(rest);
-    (files, root)
-}
-
-/// `report_files` without the report documents themselves.
+/// The files of a full build besides the testcases' and the report documents (scripts, the
+/// reports list), and the root over the testcases' entries.
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
     reports: &[ReportDoc],
