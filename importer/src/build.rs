@@ -557,12 +557,8 @@ pub fn build_each<R: Send>(
     (done, reports, scripts, duplicates)
 }
 
-/// Build each testcase from its documents, in parallel.
-pub fn build_testcases(by_tc: BTreeMap<String, Vec<Document>>, opts: &Options) -> Vec<TestcaseData> {
-    build_testcases_each(by_tc, opts, &|t| t)
-}
-
-/// `build_testcases`, handing each testcase to `each` on the thread that built it.
+/// Build each testcase from its documents, in parallel, handing each to `each` on the thread
+/// that built it.
 pub fn build_testcases_each<R: Send>(
     by_tc: BTreeMap<String, Vec<Document>>,
     opts: &Options,

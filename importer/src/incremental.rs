@@ -134,7 +134,7 @@ pub fn add_with_state(
     let mut files: Vec<pack::File> = Vec::new();
     // a report document equal to the one on disk has the same bytes there already
     files.extend(reports.iter().filter(|r| old_docs.get(&r.id) != Some(*r)).map(pack::report_file));
-    files.extend(scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())));
+    files.extend(pack::script_files(&scripts));
     // every old summary (the list's pages; a dataset without pages has only `newest`)
     let mut old: Vec<model::ReportSummary> = root.newest.clone();
     for p in &root.pages {

@@ -104,6 +104,11 @@ fn without_values(p: &model::Points) -> model::Points {
     }
 }
 
+/// The reproduce scripts (by content hash) as files.
+pub fn script_files(scripts: &BTreeMap<String, String>) -> Vec<File> {
+    scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())).collect()
+}
+
 /// What the root says about a testcase, from its named catalog.
 fn entry(cat: &model::Index, path: String) -> TestcaseEntry {
     let info = cat.testcases.first().cloned().unwrap_or_default();
@@ -282,7 +287,7 @@ pub fn list_files(
     reports: &[ReportDoc],
     scripts: &BTreeMap<String, String>,
 ) -> (Vec<File>, Root) {
-    let mut files: Vec<File> = scripts.iter().map(|(h, text)| (paths::script(h), text.clone().into_bytes())).collect();
+    let mut files = script_files(scripts);
     let (root, pages) = root(entries, reports.len(), reports.iter().map(summary).collect());
     files.extend(pages);
     (files, root)
