@@ -64,7 +64,9 @@ mod tests {
 
     #[test]
     fn good_files_parse() {
-        let s: TrendChunk = parse_json("s/a/b.json", r#"{"schema":2,"testcase":"a","series":[]}"#).unwrap();
+        let s: TrendChunk =
+            parse_json("s/a/b.json", &format!(r#"{{"schema":{},"testcase":"a","series":[]}}"#, model::SCHEMA_VERSION))
+                .unwrap();
         assert_eq!(s.testcase, "a");
     }
 
@@ -75,7 +77,8 @@ mod tests {
             e.starts_with("could not load data/j/x.json: malformed JSON: expected value at line 1 column 1"),
             "{e}"
         );
-        let e = parse_json::<JobShard>("j/x.json", r#"{"schema":2,"job":"x"}"#).unwrap_err();
+        let e = parse_json::<JobShard>("j/x.json", &format!(r#"{{"schema":{},"job":"x"}}"#, model::SCHEMA_VERSION))
+            .unwrap_err();
         assert!(e.contains("missing field `series`"), "{e}");
         let e = parse_json::<JobShard>("j/x.json", r#"{"schema":7,"job":"x","series":[]}"#).unwrap_err();
         let expected = format!(

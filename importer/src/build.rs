@@ -721,7 +721,6 @@ fn points_stage<'a>(
         }
         let id = report_id(d);
         out.reports.push(ReportMeta {
-            doc: paths::report_doc(&id),
             id,
             kind: d.kind,
             source: d.source.clone(),
@@ -882,11 +881,9 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let info = TestcaseInfo {
         name: tc.to_string(),
-        jobs: (0..jobs.len() as u32).collect(),
-        metrics: (0..metrics.len() as u32).collect(),
         headline_metrics: hm.into_iter().map(|(m, _)| m.to_string()).collect(),
         detected: changes.iter().filter(|c| c.source == ChangeSource::Detected).count(),
-        loaded: false,
+        ..Default::default()
     };
     let totals = Totals {
         reports: col.reports.len(),

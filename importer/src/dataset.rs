@@ -231,7 +231,7 @@ fn check_testcase(
         }
     }
     for r in &cat.reports {
-        docs.insert(r.doc.clone());
+        docs.insert(r.doc());
         scripts.extend(r.script.iter().map(|h| paths::script(h)));
     }
     checked

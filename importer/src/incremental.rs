@@ -65,12 +65,12 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, Str
         // the documents are read and parsed on all cores, then taken in catalog order
         use rayon::prelude::*;
         let todo: Vec<&model::ReportMeta> = cat.reports.iter().filter(|r| !l.ids.contains(&r.id)).collect();
-        let read_docs: Vec<Result<ReportDoc, String>> = todo.par_iter().map(|r| read(dir, &r.doc)).collect();
+        let read_docs: Vec<Result<ReportDoc, String>> = todo.par_iter().map(|r| read(dir, &r.doc())).collect();
         for (r, rd) in todo.iter().zip(read_docs) {
             if l.ids.contains(&r.id) {
                 continue;
             }
-            queue.extend(add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc))?);
+            queue.extend(add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc()))?);
         }
     }
     Ok(l)

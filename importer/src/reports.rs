@@ -15,8 +15,7 @@ pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
         let cat: model::Index = crate::dataset::read(dir, &t.catalog)?;
         for r in cat.reports {
             if !docs.contains_key(&r.id) {
-                let rel = if r.doc.is_empty() { paths::report_doc(&r.id) } else { r.doc.clone() };
-                docs.insert(r.id.clone(), crate::dataset::read(dir, &rel)?);
+                docs.insert(r.id.clone(), crate::dataset::read(dir, &r.doc())?);
             }
         }
     }

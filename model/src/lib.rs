@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -145,9 +145,13 @@ pub struct ReportMeta {
     /// Short notes on the report from its thread (e.g. a maintainer's "This is not a regression").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// The report document (`paths::report_doc`): everything the mail said.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub doc: String,
+}
+
+impl ReportMeta {
+    /// The report document: everything the mail said.
+    pub fn doc(&self) -> String {
+        paths::report_doc(&self.id)
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -238,9 +242,12 @@ fn is_false(b: &bool) -> bool {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TestcaseInfo {
     pub name: String,
-    /// Positions in `Index::jobs`.
+    /// Positions in `Index::jobs`, in the app's merged view. Not in a file: a testcase catalog
+    /// holds one testcase, with all its jobs and metrics.
+    #[serde(skip)]
     pub jobs: Vec<u32>,
-    /// Positions in `Index::metrics`.
+    /// Positions in `Index::metrics`, in the app's merged view (see `jobs`).
+    #[serde(skip)]
     pub metrics: Vec<u32>,
     /// Headline metrics of this testcase's reports, most reported first.
     pub headline_metrics: Vec<String>,
