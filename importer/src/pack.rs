@@ -29,20 +29,48 @@ pub fn chunk_count(points: usize) -> u32 {
     (points.div_ceil(CHUNK_POINTS).max(1) as u32).next_power_of_two()
 }
 
+/// At most this many metrics of a testcase get a trend chunk of their own (`own_chunks`).
+pub const OWN_CHUNKS: usize = 16;
+
+/// The metrics a testcase's first charts show, each given a chunk of its own so that opening one
+/// fetches its series only: its mails' headline metrics (most reported first: the first screen
+/// shows the newest one's), then its KPI metrics named after it, then its other KPI metrics (by
+/// name); at most `OWN_CHUNKS`. Values are chunk keys after the `n` hash buckets.
+fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
+    let Some(t) = cat.testcases.first() else { return BTreeMap::new() };
+    let known: std::collections::HashSet<&str> = cat.metrics.iter().map(|m| m.name.as_str()).collect();
+    let prefix = format!("{}.", t.name);
+    let prefix = prefix.as_str();
+    let kpi = |own: bool| cat.metrics.iter().filter(move |m| m.kpi && m.name.starts_with(prefix) == own);
+    let mut picked: Vec<&str> = Vec::new();
+    let candidates = t.headline_metrics.iter().map(String::as_str).filter(|m| known.contains(m));
+    for m in candidates.chain(kpi(true).map(|m| m.name.as_str())).chain(kpi(false).map(|m| m.name.as_str())) {
+        if picked.len() == OWN_CHUNKS {
+            break;
+        }
+        if !picked.contains(&m) {
+            picked.push(m);
+        }
+    }
+    picked.into_iter().enumerate().map(|(i, m)| (m.to_string(), n + i as u32)).collect()
+}
+
 /// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry.
 pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
     let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
     let tc = &name;
     let mut files = Vec::new();
     let n = chunk_count(cat.totals.points);
-    // trend chunks: only the non-empty hash buckets, in bucket order
+    let own = own_chunks(&cat, n);
+    let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
+    // trend chunks: only the non-empty hash buckets, in bucket order, then the own chunks
     let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
     for ((j, m), p) in series {
         // per-run values serve Distribution, which reads the job's file; the trend draws means and bands
         let points = crate::build::compact(p);
         let trend = SeriesData { job: j, metric: m.clone(), points: without_values(&points) };
-        let b = buckets.entry(paths::chunk_of(&m, n)).or_insert_with(|| TrendChunk {
+        let b = buckets.entry(chunk_key(&m)).or_insert_with(|| TrendChunk {
             schema: SCHEMA_VERSION,
             testcase: tc.clone(),
             ..Default::default()
@@ -51,7 +79,7 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
         by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points });
     }
     for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
-        if let Some(b) = buckets.get_mut(&paths::chunk_of(&c.metric, n)) {
+        if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
             b.detected.push(c.clone());
         }
     }
@@ -65,7 +93,7 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
         files.push((path, bytes));
     }
     for m in &mut cat.metrics {
-        m.chunk = bucket_pos.get(&paths::chunk_of(&m.name, n)).copied().unwrap_or(0);
+        m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
     }
     let shards: Vec<(u32, JobShard)> = by_job
         .into_iter()

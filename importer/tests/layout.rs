@@ -73,6 +73,32 @@ fn files_are_bounded_by_reports_and_testcases() {
 }
 
 #[test]
+fn the_metrics_first_charts_show_have_trend_chunks_of_their_own() {
+    let out = tmpdir("own");
+    import(&out, &ALL);
+    let root: model::Root = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for t in &root.testcases {
+        let cat: model::Index = serde_json::from_slice(&std::fs::read(out.join(&t.catalog)).unwrap()).unwrap();
+        let info = &cat.testcases[0];
+        let own_kpi = cat.metrics.iter().filter(|m| m.kpi && m.name.starts_with(&format!("{}.", t.name)));
+        let first: Vec<&str> =
+            info.headline_metrics.iter().map(String::as_str).chain(own_kpi.map(|m| m.name.as_str())).take(4).collect();
+        for name in first {
+            let Some(m) = cat.metrics.iter().find(|m| m.name == name) else { continue };
+            let bytes = std::fs::read(out.join(&cat.chunks[m.chunk as usize])).unwrap();
+            let chunk: model::TrendChunk = serde_json::from_slice(&bytes).unwrap();
+            assert!(chunk.series.iter().all(|s| s.metric == name), "{}: {name} shares its chunk", t.name);
+            assert!(chunk.detected.iter().all(|c| c.metric == name), "{}: {name}", t.name);
+            assert_eq!(chunk.series.len() as u32, m.series, "{}: {name}", t.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= root.testcases.len(), "{checked} metrics checked for {} testcases", root.testcases.len());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
 fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
     let (full, inc) = (tmpdir("full"), tmpdir("inc"));
     import(&full, &ALL);
