@@ -301,6 +301,12 @@ export function decodeMetric([name, direction, chunk, series, flags]) {
   return { name, direction, chunk, series, kpi: (flags & 1) !== 0, fail: (flags & 2) !== 0 };
 }
 
+/** A catalog's reports, published as columns (`model::wire::reports`), as one object per report. */
+export function decodeReports(cols) {
+  const fields = Object.keys(cols);
+  return cols.id.map((_, i) => Object.fromEntries(fields.map((f) => [f, cols[f][i]]).filter(([, v]) => v != null)));
+}
+
 /**
  * The published data of `dist` read as the page reads it (data v2): the root and every
  * testcase's catalog merged into one index with global positions (commits and reports once
@@ -316,6 +322,7 @@ export function loadIndex(dist = DIST) {
   for (const t of root.testcases) {
     const c = read(t.catalog);
     c.metrics = c.metrics.map(decodeMetric);
+    c.reports = decodeReports(c.reports);
     index.catalogs[t.name] = c;
     const cm = c.commits.map((x) => {
       if (!commitPos.has(x.id)) {

@@ -32,7 +32,8 @@ pub struct Index {
     pub generation: String,
     /// Commits in history order (oldest first). Points refer to them by position.
     pub commits: Vec<Commit>,
-    /// Every imported report or result root, in a stable order.
+    /// Every imported report or result root, in a stable order (as columns: `wire::reports`).
+    #[serde(with = "wire::reports")]
     pub reports: Vec<ReportMeta>,
     /// Every measured configuration (testcase + machine + parameters).
     pub jobs: Vec<Job>,
