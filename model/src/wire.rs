@@ -340,12 +340,14 @@ fn all_empty<T>(v: &[&[T]]) -> bool {
 
 /// A catalog's reports as columns, `{"id": [...], "kind": [...], "source": [...], ...}`, one array per
 /// `ReportMeta` field in its order; a column whose every entry is null (or an empty list) is left out.
+/// `kind` is 0 mail / 1 result root. The page reads `time` (whole unix seconds) as `f64`, exact below
+/// 2^53, and `kind` as bytes: column types the page already decodes elsewhere add no code to its shell.
 /// Columns compress far better than objects: a result root's path beside its hash id left gzip little
 /// to match (size M's catalog: 67.7 kB gzip as objects, 46.7 kB as columns).
 #[derive(Serialize)]
 struct ReportColsOut<'a> {
     id: Vec<&'a str>,
-    kind: Vec<SourceKind>,
+    kind: Vec<u8>,
     source: Vec<&'a str>,
     #[serde(skip_serializing_if = "all_none")]
     message_id: Vec<Option<&'a str>>,
@@ -369,10 +371,9 @@ struct ReportColsOut<'a> {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ReportColsIn {
     id: Vec<String>,
-    kind: Vec<SourceKind>,
+    kind: Vec<u8>,
     source: Vec<String>,
     #[serde(default)]
     message_id: Vec<Option<String>>,
@@ -383,7 +384,7 @@ struct ReportColsIn {
     #[serde(default)]
     date: Vec<Option<String>>,
     #[serde(default)]
-    time: Vec<Option<i64>>,
+    time: Vec<Option<f64>>,
     #[serde(default)]
     url: Vec<Option<String>>,
     #[serde(default)]
@@ -395,12 +396,12 @@ struct ReportColsIn {
     notes: Vec<Vec<String>>,
 }
 
-/// `col` as `n` entries: a left-out column is `n` defaults; any other length is an error naming it.
-fn column<T: Default + Clone, E: de::Error>(col: Vec<T>, n: usize, what: &str) -> Result<std::vec::IntoIter<T>, E> {
-    match col.len() {
-        0 => Ok(vec![T::default(); n].into_iter()),
-        len if len == n => Ok(col.into_iter()),
-        len => Err(E::custom(format!("reports column {what} has {len} entries for {n} reports"))),
+/// A column must have one entry per report, or none (left out: every entry is the default).
+fn check_column(len: usize, n: usize, what: &str) -> Result<(), String> {
+    if len == 0 || len == n {
+        Ok(())
+    } else {
+        Err(format!("reports column {what} has {len} entries for {n} reports"))
     }
 }
 
@@ -412,7 +413,7 @@ pub mod reports {
         let opt = |f: fn(&ReportMeta) -> &Option<String>| v.iter().map(|r| f(r).as_deref()).collect::<Vec<_>>();
         ReportColsOut {
             id: v.iter().map(|r| r.id.as_str()).collect(),
-            kind: v.iter().map(|r| r.kind).collect(),
+            kind: v.iter().map(|r| u8::from(r.kind == SourceKind::ResultRoot)).collect(),
             source: v.iter().map(|r| r.source.as_str()).collect(),
             message_id: opt(|r| &r.message_id),
             subject: opt(|r| &r.subject),
@@ -431,27 +432,43 @@ pub mod reports {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ReportMeta>, D::Error> {
         let c = ReportColsIn::deserialize(d)?;
         let n = c.id.len();
-        let (mut kind, mut source) = (column(c.kind, n, "kind")?, column(c.source, n, "source")?);
-        let (mut message_id, mut subject) = (column(c.message_id, n, "message_id")?, column(c.subject, n, "subject")?);
-        let (mut from, mut date, mut time) =
-            (column(c.from, n, "from")?, column(c.date, n, "date")?, column(c.time, n, "time")?);
-        let (mut url, mut materials_url) = (column(c.url, n, "url")?, column(c.materials_url, n, "materials_url")?);
-        let (mut script, mut notes) = (column(c.script, n, "script")?, column(c.notes, n, "notes")?);
-        let mut sections = column(c.sections, n, "sections")?;
+        let lens = [
+            (c.kind.len(), "kind"),
+            (c.source.len(), "source"),
+            (c.message_id.len(), "message_id"),
+            (c.subject.len(), "subject"),
+            (c.from.len(), "from"),
+            (c.date.len(), "date"),
+            (c.time.len(), "time"),
+            (c.url.len(), "url"),
+            (c.materials_url.len(), "materials_url"),
+            (c.script.len(), "script"),
+            (c.sections.len(), "sections"),
+            (c.notes.len(), "notes"),
+        ];
+        for (len, what) in lens {
+            check_column(len, n, what).map_err(de::Error::custom)?;
+        }
+        // a left-out column is empty: its iterator yields nothing, so every entry is the default
+        let (mut kind, mut source, mut sections, mut notes) =
+            (c.kind.into_iter(), c.source.into_iter(), c.sections.into_iter(), c.notes.into_iter());
+        let mut opt = [c.message_id, c.subject, c.from, c.date, c.url, c.materials_url, c.script].map(Vec::into_iter);
+        let mut time = c.time.into_iter();
+        let mut next = |k: usize| opt[k].next().flatten();
         Ok(c.id
             .into_iter()
             .map(|id| ReportMeta {
                 id,
-                kind: kind.next().unwrap_or_default(),
+                kind: if kind.next() == Some(1) { SourceKind::ResultRoot } else { SourceKind::Mail },
                 source: source.next().unwrap_or_default(),
-                message_id: message_id.next().flatten(),
-                subject: subject.next().flatten(),
-                from: from.next().flatten(),
-                date: date.next().flatten(),
-                time: time.next().flatten(),
-                url: url.next().flatten(),
-                materials_url: materials_url.next().flatten(),
-                script: script.next().flatten(),
+                message_id: next(0),
+                subject: next(1),
+                from: next(2),
+                date: next(3),
+                time: time.next().flatten().map(|t| t as i64),
+                url: next(4),
+                materials_url: next(5),
+                script: next(6),
                 sections: sections.next().unwrap_or_default(),
                 notes: notes.next().unwrap_or_default(),
             })
