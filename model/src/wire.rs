@@ -449,6 +449,12 @@ pub mod reports {
         for (len, what) in lens {
             check_column(len, n, what).map_err(de::Error::custom)?;
         }
+        if c.kind.iter().any(|&k| k > 1) {
+            return Err(de::Error::custom("reports column kind holds a value other than 0 (mail) or 1 (result root)"));
+        }
+        if c.time.iter().flatten().any(|t| t.fract() != 0.0 || t.abs() > 9e15) {
+            return Err(de::Error::custom("reports column time holds a value that is not whole unix seconds"));
+        }
         // a left-out column is empty: its iterator yields nothing, so every entry is the default
         let (mut kind, mut source, mut sections, mut notes) =
             (c.kind.into_iter(), c.source.into_iter(), c.sections.into_iter(), c.notes.into_iter());
@@ -536,6 +542,16 @@ mod tests {
         let short = text.replace(r#""source":["in/1"]"#, r#""source":["in/1","in/2"]"#);
         let e = serde_json::from_str::<crate::Index>(&short).unwrap_err().to_string();
         assert!(e.contains("reports column source has 2 entries for 1 reports"), "{e}");
+        let cases = [
+            (r#""kind":[0]"#, r#""kind":[2]"#, "column kind"),
+            (r#""time":[1672720443]"#, r#""time":[1.5]"#, "column time"),
+        ];
+        for (good, bad, why) in cases {
+            assert!(text.contains(good), "{text}");
+            let text = text.replace(good, bad);
+            let e = serde_json::from_str::<crate::Index>(&text).unwrap_err().to_string();
+            assert!(e.contains(why), "{e}");
+        }
     }
 
     #[test]
