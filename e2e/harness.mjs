@@ -297,14 +297,28 @@ export function encodeChange(c) {
 }
 
 /** A metric array `[name, direction, chunk, series, flags]`. */
-export function decodeMetric([name, direction, chunk, series, flags]) {
-  return { name, direction, chunk, series, kpi: (flags & 1) !== 0, fail: (flags & 2) !== 0 };
+/** A catalog's metrics, published as front-coded columns `[shared, rest, direction, chunk, series, flags]`
+ * (`model::wire::metrics`), as one object per metric. */
+export function decodeMetrics([shared, rest, direction, chunk, series, flags]) {
+  let prev = Buffer.alloc(0);
+  return rest.map((r, i) => {
+    const name = Buffer.concat([prev.subarray(0, shared[i]), Buffer.from(r, 'utf8')]);
+    prev = name;
+    return { name: name.toString('utf8'), direction: direction[i] - 1, chunk: chunk[i], series: series[i], kpi: (flags[i] & 1) !== 0, fail: (flags[i] & 2) !== 0 };
+  });
 }
 
-/** A catalog's reports, published as columns (`model::wire::reports`), as one object per report. */
+/** A catalog's reports, published as columns (`model::wire::reports`: one array per field in this order,
+ * `[]` when every entry is null), as one object per report (kind 0 mail, 1 result root). */
+const REPORT_FIELDS = ['id', 'kind', 'source', 'message_id', 'subject', 'from', 'date', 'time', 'url', 'materials_url', 'script', 'sections', 'notes'];
 export function decodeReports(cols) {
-  const fields = Object.keys(cols);
-  return cols.id.map((_, i) => Object.fromEntries(fields.map((f) => [f, cols[f][i]]).filter(([, v]) => v != null)));
+  return cols[0].map((_, i) =>
+    Object.fromEntries(
+      REPORT_FIELDS.map((f, k) => [f, cols[k][i]])
+        .filter(([, v]) => v != null)
+        .map(([f, v]) => [f, f === 'kind' ? (v === 1 ? 'result_root' : 'mail') : v]),
+    ),
+  );
 }
 
 /**
@@ -321,7 +335,7 @@ export function loadIndex(dist = DIST) {
   const reportPos = new Map();
   for (const t of root.testcases) {
     const c = read(t.catalog);
-    c.metrics = c.metrics.map(decodeMetric);
+    c.metrics = decodeMetrics(c.metrics);
     c.reports = decodeReports(c.reports);
     index.catalogs[t.name] = c;
     const cm = c.commits.map((x) => {
