@@ -38,12 +38,13 @@ pub const OWN_CHUNKS: usize = 16;
 /// name); at most `OWN_CHUNKS`. Values are chunk keys after the `n` hash buckets.
 fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
     let Some(t) = cat.testcases.first() else { return BTreeMap::new() };
-    let known: std::collections::HashSet<&str> = cat.metrics.iter().map(|m| m.name.as_str()).collect();
+    // a catalog's metrics are sorted by name
+    let known = |m: &str| cat.metrics.binary_search_by(|x| x.name.as_str().cmp(m)).is_ok();
     let prefix = format!("{}.", t.name);
     let prefix = prefix.as_str();
     let kpi = |own: bool| cat.metrics.iter().filter(move |m| m.kpi && m.name.starts_with(prefix) == own);
     let mut picked: Vec<&str> = Vec::new();
-    let candidates = t.headline_metrics.iter().map(String::as_str).filter(|m| known.contains(m));
+    let candidates = t.headline_metrics.iter().map(String::as_str).filter(|m| known(m));
     for m in candidates.chain(kpi(true).map(|m| m.name.as_str())).chain(kpi(false).map(|m| m.name.as_str())) {
         if picked.len() == OWN_CHUNKS {
             break;

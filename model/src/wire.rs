@@ -2,7 +2,7 @@
 //! files), change records (changes files, chunks' detected steps), a catalog's metrics and report-document rows. Each element is a
 //! JSON array in a fixed order instead of an object, so the keys are not repeated per element (they were
 //! 40-60 % of those files), and a column of a series whose every entry is null is written as `[]`.
-//! A catalog's reports are columns instead (`reports`): one array per field.
+//! A catalog's reports and metrics are columns instead (`reports`, `metrics`): one array per field.
 //! The Rust shapes are unchanged: these are `#[serde(with = …)]` modules, so every reader goes through
 //! `model` and gets the same structs back (round trips are tested below). The order of each array is the
 //! order of the struct's fields; ARCHITECTURE.md ("Published data v2") documents it.
@@ -381,7 +381,6 @@ pub mod doc_rows {
 /// to match (size M's catalog: 67.7 kB gzip as objects, 46.4 kB as columns, 44.9 kB with the metrics
 /// front-coded).
 #[derive(Serialize)]
-#[allow(clippy::type_complexity)]
 struct ReportColsOut<'a>(
     Vec<&'a str>,
     Vec<u8>,
@@ -449,12 +448,12 @@ pub mod reports {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ReportMeta>, D::Error> {
         let ReportColsIn(ids, kind, source, a0, a1, a2, a3, time, b0, b1, b2, sections, notes) =
             ReportColsIn::deserialize(d)?;
-        let (a, b) = ([a0, a1, a2, a3], [b0, b1, b2]);
         let n = ids.len();
-        let lens = [kind.len(), source.len(), a[0].len(), a[1].len(), a[2].len(), a[3].len(), time.len()];
-        let more = [b[0].len(), b[1].len(), b[2].len(), sections.len(), notes.len()];
-        // a column has one entry per report, or none (every entry null or empty)
-        if lens.iter().chain(&more).any(|&l| l != 0 && l != n) || kind.len() != n || source.len() != n {
+        let optional = [a0.len(), a1.len(), a2.len(), a3.len(), time.len(), b0.len(), b1.len(), b2.len(), notes.len()];
+        // id, kind, source and sections have one entry per report; the others one, or none (all null or empty)
+        if [kind.len(), source.len(), sections.len()].iter().any(|&l| l != n)
+            || optional.iter().any(|&l| l != 0 && l != n)
+        {
             return Err(de::Error::custom("reports columns of unequal length"));
         }
         if kind.iter().any(|&k| k > 1) {
@@ -465,8 +464,6 @@ pub mod reports {
         }
         let (mut kind, mut source, mut sections, mut notes) =
             (kind.into_iter(), source.into_iter(), sections.into_iter(), notes.into_iter());
-        let [a0, a1, a2, a3] = a;
-        let [b0, b1, b2] = b;
         let mut opt = [a0, a1, a2, a3, b0, b1, b2].map(Vec::into_iter);
         let mut time = time.into_iter();
         let mut next = |k: usize| opt[k].next().flatten();
