@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, ROOT, loadIndex } from './harness.mjs';
+import { useSite, ROOT, loadIndex, chartReady } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'e2e/node_modules/axe-core/axe.min.js'), 'utf8');
 const index = loadIndex();
@@ -54,7 +54,7 @@ const VIEWS = [
   }],
   ['trend with the commit panel', async (page) => {
     await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+    await page.waitForFunction(chartReady);
     const box = await page.locator('[data-testid=chart] canvas').boundingBox();
     const xy = await page.$eval('[data-testid=chart]', (el) => el.dataset.xy);
     const [x, y] = xy.split(';').at(-1).split(',').map(Number);

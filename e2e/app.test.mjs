@@ -36,7 +36,7 @@ async function waitDrawn(page, after = 0) {
   await page.waitForFunction(
     (n) => {
       const el = document.querySelector('[data-testid=chart]');
-      return el && Number(el.dataset.draws) > n && Number(el.dataset.drawn) > 0;
+      return el && el.dataset.pending === 'false' && Number(el.dataset.draws) > n && Number(el.dataset.drawn) > 0;
     },
     after,
     { timeout: 20000 },
@@ -501,13 +501,14 @@ test('tab switches push history; Copy link is there', async () => {
   const trendUrl = page.url();
   await page.getByTestId('view-tab-compare').click();
   await page.getByTestId('compare-table').waitFor();
-  assert.equal(query(page).get('view'), 'compare');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('view') === 'compare');
   await page.goBack();
   await waitDrawn(page);
   assert.equal(page.url(), trendUrl);
   await page.getByTestId('view-tab-reports').click();
   await page.getByTestId('report-list').waitFor();
-  assert.equal(query(page).get('view'), 'reports');
+  // the URL is written after the next frame (Nav::push), not with the view
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('view') === 'reports');
   await page.goBack();
   await waitDrawn(page);
   assert.equal(page.url(), trendUrl);

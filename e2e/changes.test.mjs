@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange } from './harness.mjs';
+import { useSite, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange, chartReady } from './harness.mjs';
 
 const index = loadIndex();
 const query = (page) => new URL(page.url()).searchParams;
@@ -87,7 +87,7 @@ test('Changes tab: the blogbench xfs change; filters in the URL; reload; sort; t
   assert.equal(query(page).get('metric'), 'blogbench.write_score');
   assert.equal(query(page).get('jobs'), blogJob.id);
   assert.equal(query(page).get('commit'), index.commits[blogHeadline.head].id);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+  await page.waitForFunction(chartReady);
   await page.getByTestId('commit-panel').waitFor();
   // Back returns to the filtered Changes view.
   await page.goBack();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, chartReady } from './harness.mjs';
 
 const index = loadIndex();
 const headline = firstHeadline(index);
@@ -52,7 +52,7 @@ test('a corrupted trend shard shows an error naming the file', async () => {
   const ctx = await openBroken((dir) => (dataDir = path.join(dir, 'data')), '?view=trend');
   let rel;
   try {
-    await ctx.page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+    await ctx.page.waitForFunction(chartReady);
     // the commit panel's module may still be on its way: a reload would abort it (a failed request)
     await ctx.page.waitForLoadState('networkidle');
     const hit = ctx.srv.requests.find((r) => / \/data\/s\/\S+\.json 200$/.test(r));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, DIST, loadIndex } from './harness.mjs';
+import { useSite, DIST, loadIndex, chartReady } from './harness.mjs';
 
 const index = loadIndex();
 const seedReport = index.reports.find((r) => (r.notes || []).some((n) => n.startsWith('This is not a regression')));
@@ -91,7 +91,7 @@ test('Compare and Changes as CSV: as many rows as the view lists', async () => {
 test('the trend as SVG and PNG', async () => {
   const { page, errors } = site.ctx;
   await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+  await page.waitForFunction(chartReady);
   const svg = await download(page, '[data-testid=chart-svg]');
   assert.equal(svg.name, 'lkp-blogbench.write_score.svg');
   const text = svg.bytes.toString('utf8');

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite } from './harness.mjs';
+import { useSite, chartReady } from './harness.mjs';
 
 /** The served site and its browser page, for every test of this file. */
 const site = useSite();
@@ -77,7 +77,7 @@ test('keyboard only: / searches, arrows and Enter open, Tab shows the focus, Esc
   }
   // Esc closes the commit panel of a trend point
   await page.goto(`${site.srv.url}?testcase=blogbench&metric=blogbench.write_score`);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart]')?.dataset.drawn) > 0);
+  await page.waitForFunction(chartReady);
   const box = await page.locator('[data-testid=chart] canvas').boundingBox();
   const [x, y] = (await page.$eval('[data-testid=chart]', (el) => el.dataset.xy)).split(';')[0].split(',').map(Number);
   await page.mouse.click(box.x + x, box.y + y);

@@ -54,6 +54,24 @@ impl Catalog {
             .collect()
     }
 
+    /// A loaded catalog's rest is not (`Index::rest`): its reports are pending, its metrics
+    /// only the first charts'.
+    pub fn is_pending(&self) -> bool {
+        self.parts.values().any(|p| p.pending)
+    }
+
+    /// State `s` needs what the loaded catalogs' rests hold: a view other than the first chart,
+    /// or a metric the loaded halves do not list.
+    pub fn needs_rest(&self, s: &ViewState) -> bool {
+        self.is_pending() && (!first_chart_only(s) || s.metric.as_deref().is_some_and(|m| self.metric(m).is_none()))
+    }
+
+    /// Whether catalogs loaded for `s` are loaded whole: once the page has any whole, or when `s`
+    /// shows more than a chart.
+    pub fn load_whole(&self, s: &ViewState) -> bool {
+        (!self.parts.is_empty() && !self.is_pending()) || !first_chart_only(s)
+    }
+
     /// A catalog of one index with no files behind it (tests).
     pub fn new(index: Index) -> Catalog {
         fn map<T>(xs: &[T], key: impl Fn(&T) -> &str) -> HashMap<String, usize> {
@@ -70,7 +88,7 @@ impl Catalog {
             metric_pos: map(&index.metrics, |m| &m.name),
             job_pos: map(&index.jobs, |j| &j.id),
             commit_pos: map(&index.commits, |c| &c.id),
-            report_pos: map(&index.reports, |r| &r.id),
+            report_pos: map(&index.reports, |r| &r.id).into_iter().filter(|(id, _)| !id.is_empty()).collect(),
             testcase_pos: map(&index.testcases, |t| &t.name),
             index,
         }
@@ -153,6 +171,12 @@ impl Catalog {
     }
 }
 
+/// State `s` is a trend chart of a metric and nothing more (no commit, report or other view): what
+/// a catalog's first half (`Index::rest`) is enough for.
+pub fn first_chart_only(s: &ViewState) -> bool {
+    s.tab == Tab::Trend && s.metric.is_some() && s.commit.is_none() && s.report.is_none() && s.open.is_none()
+}
+
 /// Check a parsed state against the data: names that do not exist are dropped with a notice,
 /// commit prefixes are completed to full ids.
 pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
@@ -186,7 +210,8 @@ pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
         }
     }
     if let Some(m) = &s.metric {
-        if cat.metric(m).is_none() {
+        // a metric the loaded halves do not list may be in their rest: it is loaded for it
+        if cat.metric(m).is_none() && !cat.is_pending() {
             notices.push(format!("unknown metric `{m}` dropped"));
             s.metric = None;
         }
@@ -203,7 +228,7 @@ pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
         }
     }
     if let Some(r) = &s.report {
-        if cat.report_pos(r).is_none() {
+        if cat.report_pos(r).is_none() && !cat.is_pending() {
             notices.push(format!("unknown report `{r}` dropped"));
             s.report = None;
         }
@@ -248,10 +273,10 @@ pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
 
 /// A selected commit or report of no selected testcase is forgotten (the commit panel would show
 /// another testcase's commit, and the permalink would name what a reload cannot load). Only
-/// decided when every selected testcase is loaded.
+/// decided when every selected testcase is loaded whole.
 pub fn forget_outside(cat: &Catalog, s: &mut ViewState) {
     let selected: BTreeSet<String> = s.selected(&FacetKey::Testcase).cloned().collect();
-    if selected.is_empty() || selected.iter().any(|t| !cat.parts.contains_key(t)) {
+    if selected.is_empty() || selected.iter().any(|t| !cat.parts.contains_key(t)) || cat.is_pending() {
         return;
     }
     let idx = &cat.index;
@@ -319,7 +344,7 @@ pub fn defaults(cat: &Catalog) -> ViewState {
     if let Some(head) = h.head.and_then(|c| idx.commits.get(c as usize)) {
         s.commit = Some(head.id.clone());
     }
-    if let Some(r) = idx.reports.get(h.report as usize) {
+    if let Some(r) = idx.reports.get(h.report as usize).filter(|r| !r.is_pending()) {
         s.report = Some(r.id.clone());
     }
     s.tab = Tab::Trend;
@@ -330,6 +355,57 @@ pub fn defaults(cat: &Catalog) -> ViewState {
 pub(crate) mod tests {
     use super::*;
     use model::{Commit, Headline, Params, ReportMeta, SectionMeta, TestcaseInfo};
+
+    /// The sample's blogbench catalog as published: its first half only (`Index::rest`), with
+    /// one metric and its one report pending.
+    fn first_half() -> Catalog {
+        let mut c = sample_index();
+        c.testcases.truncate(1);
+        c.jobs.truncate(2);
+        c.metrics.retain(|m| m.name == "blogbench.write_score");
+        c.reports.clear();
+        c.headlines.clear();
+        c.totals.reports = 1;
+        c.rest = Some("t/blogbench/0123.json".into());
+        let root = model::Root {
+            schema: model::SCHEMA_VERSION,
+            testcases: vec![model::TestcaseEntry { name: "blogbench".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let a = model::assemble::merge(&root, &[("t/blogbench.json".into(), c)]).unwrap();
+        Catalog::assembled(std::sync::Arc::new(root), a)
+    }
+
+    #[test]
+    fn a_first_half_draws_a_chart_and_keeps_what_only_its_rest_knows() {
+        let cat = first_half();
+        assert!(cat.is_pending());
+        let (s, notes) = from_query(&cat, "view=trend&testcase=blogbench&metric=blogbench.write_score");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(first_chart_only(&s) && !cat.needs_rest(&s) && !cat.load_whole(&s));
+        // a metric and a report only the rest lists are kept, and the rest is loaded for them
+        let (s, notes) = from_query(&cat, "view=trend&testcase=blogbench&metric=vmstat.system.cs&rid=r1");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!((s.metric.as_deref(), s.report.as_deref()), (Some("vmstat.system.cs"), Some("r1")));
+        assert!(cat.needs_rest(&s));
+        let (s, _) = from_query(&cat, "view=trend&testcase=blogbench&metric=vmstat.system.cs");
+        assert!(cat.needs_rest(&s), "a metric the first half does not list");
+        // a pending report is never selected: it has no id yet
+        assert!(cat.index.reports.iter().all(|r| r.is_pending()) && cat.report_pos("").is_none());
+        // a commit chosen or another view needs the rest
+        let (mut s, _) = from_query(&cat, "view=trend&testcase=blogbench&metric=blogbench.write_score");
+        s.commit = Some(cat.index.commits[0].id.clone());
+        assert!(cat.needs_rest(&s) && cat.load_whole(&s));
+        s.commit = None;
+        s.tab = Tab::Compare;
+        assert!(cat.needs_rest(&s));
+        // a whole catalog drops what it does not know, and needs nothing more
+        let whole = Catalog::new(sample_index());
+        let (s, notes) = from_query(&whole, "view=trend&testcase=blogbench&metric=nope.metric&rid=r9");
+        assert_eq!((s.metric.as_deref(), s.report.as_deref()), (None, None));
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(!whole.is_pending() && !whole.needs_rest(&s));
+    }
 
     /// A small index shaped like real imports: two testcases, three jobs, three commits.
     pub fn sample_index() -> Index {
@@ -419,6 +495,8 @@ pub(crate) mod tests {
             totals: Default::default(),
             chunks: vec!["s/x/0.json".into()],
             changes: None,
+            rest: None,
+            quiet: vec![],
         }
     }
 

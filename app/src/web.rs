@@ -389,13 +389,18 @@ pub async fn load_job(
     Ok(Some(Arc::new(mapped)))
 }
 
-/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged.
-pub async fn load_catalogs(testcases: Vec<String>) -> Result<Arc<crate::catalog::Catalog>, String> {
+/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged; `whole`:
+/// each with its rest (`Index::rest`: every report and metric), else what the first chart needs.
+pub async fn load_catalogs(testcases: Vec<String>, whole: bool) -> Result<Arc<crate::catalog::Catalog>, String> {
     let root = load_json::<model::Root>(model::paths::INDEX).await?;
     let mut cats = Vec::new();
     for t in root.testcases.iter().filter(|t| testcases.contains(&t.name)) {
-        let c = load_json::<model::Index>(&t.catalog).await?;
-        cats.push((t.catalog.clone(), (*c).clone()));
+        let mut c = (*load_json::<model::Index>(&t.catalog).await?).clone();
+        if let Some(rest) = c.rest.clone().filter(|_| whole) {
+            let r = (*load_json::<model::Index>(&rest).await?).clone();
+            c.complete(r).map_err(|e| format!("could not load {DATA_DIR}{rest}: malformed file: {e}"))?;
+        }
+        cats.push((t.catalog.clone(), c));
     }
     let merged = model::assemble::merge(&root, &cats).map_err(|e| format!("could not load {DATA_DIR}{e}"))?;
     Ok(Arc::new(crate::catalog::Catalog::assembled(root, merged)))

@@ -904,6 +904,8 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         totals,
         chunks: vec![],
         changes: None,
+        rest: None,
+        quiet: vec![],
     };
     TestcaseData { name: tc.to_string(), catalog, series: col.series, changes, rows: col.rows }
 }

@@ -37,12 +37,22 @@ pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, 
     serde_json::from_slice(&bytes).map_err(|e| format!("{rel}: malformed: {e}"))
 }
 
+/// A testcase's published catalog with its rest merged in (`Index::complete`): the whole catalog.
+pub fn read_catalog(dir: &Path, rel: &str) -> Result<Index, String> {
+    let mut cat: Index = read(dir, rel)?;
+    if let Some(rest) = cat.rest.clone() {
+        let r: model::Index = read(dir, &rest)?;
+        cat.complete(r).map_err(|e| format!("{rest}: malformed: {e}"))?;
+    }
+    Ok(cat)
+}
+
 impl Published {
     pub fn open(dir: &Path) -> Result<Published, String> {
         let root: Root = read(dir, paths::INDEX)?;
         let mut cats = Vec::new();
         for t in &root.testcases {
-            cats.push((t.catalog.clone(), read::<Index>(dir, &t.catalog)?));
+            cats.push((t.catalog.clone(), read_catalog(dir, &t.catalog)?));
         }
         let assembled = merge(&root, &cats)?;
         Ok(Published { dir: dir.to_path_buf(), index: assembled.index.clone(), root, assembled })
@@ -170,6 +180,23 @@ fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<
     read(dir, rel)
 }
 
+/// Both halves of a catalog, each checked against its name, and the whole they make; the
+/// first half must be what the importer makes of the whole (its metrics, chunks and quiet reports).
+fn read_halves(dir: &Path, rel: &str) -> Result<Index, String> {
+    let spine: Index = read_hashed(dir, rel)?;
+    let rest_rel = spine.rest.clone().ok_or_else(|| format!("{rel}: names no rest of the catalog"))?;
+    let rest: model::Index = read_hashed(dir, &rest_rel)?;
+    let mut whole = spine.clone();
+    whole.complete(rest).map_err(|e| format!("{rest_rel}: malformed: {e}"))?;
+    let own = spine.metrics.iter().map(|m| (m.name.clone(), 0)).collect();
+    let (mut expected, _) = crate::pack::split_catalog(whole.clone(), &own);
+    expected.rest = spine.rest.clone();
+    if expected != spine {
+        return Err(format!("{rel}: its metrics, chunks or quiet reports are not those of {rest_rel}"));
+    }
+    Ok(whole)
+}
+
 fn check_testcase(
     dir: &Path,
     t: &model::TestcaseEntry,
@@ -177,14 +204,14 @@ fn check_testcase(
     docs: &mut BTreeSet<String>,
     scripts: &mut BTreeSet<String>,
 ) -> usize {
-    let cat: Index = match read_hashed(dir, &t.catalog) {
+    let cat = match read_halves(dir, &t.catalog) {
         Ok(c) => c,
         Err(e) => {
             problems.push(e);
-            return 1;
+            return 2;
         }
     };
-    let mut checked = 1;
+    let mut checked = 2;
     if let Err(e) = model::assemble::check_catalog(&cat) {
         problems.push(format!("{}: {e}", t.catalog));
         return checked;

@@ -57,8 +57,10 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, Str
             continue;
         }
         let Some(e) = entries.get(tc.as_str()) else { continue };
-        let cat: Index = read(dir, &e.catalog)?;
+        let spine: Index = read(dir, &e.catalog)?;
         l.old_files.push(e.catalog.clone());
+        l.old_files.extend(spine.rest.iter().cloned());
+        let cat = crate::dataset::read_catalog(dir, &e.catalog)?;
         l.old_files.extend(cat.chunks.iter().cloned());
         l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
         l.old_files.extend(cat.changes.iter().cloned());

@@ -5,8 +5,8 @@
 
 use crate::build::{Dataset, TestcaseData};
 use model::{
-    paths, ChangeSource, ChangesShard, JobShard, ReportDoc, ReportPage, ReportSummary, Root, SeriesData, TestcaseEntry,
-    Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
+    paths, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary, Root,
+    SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -112,10 +112,52 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
         cat.changes = Some(path.clone());
         files.push((path, bytes));
     }
-    let bytes = json(&cat);
+    let (spine, rest) = split_catalog(cat, &own);
+    let bytes = json(&rest);
+    let rest_path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
+    files.push((rest_path.clone(), bytes));
+    let spine = Index { rest: Some(rest_path), ..spine };
+    let bytes = json(&spine);
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
     files.push((path.clone(), bytes));
-    (entry(&cat, path), files)
+    (entry(&spine, rest.metrics.len(), path), files)
+}
+
+/// A whole catalog as its two published halves: what the first chart needs (commits, jobs,
+/// headlines, the metrics of `own` with their chunks, which reports are quiet) and the rest
+/// (every report, metric and chunk). `Index::complete` puts them back together.
+pub fn split_catalog(mut cat: Index, own: &BTreeMap<String, u32>) -> (Index, Index) {
+    let quiet = quiet_ranges(&cat.reports);
+    let rest = Index {
+        schema: cat.schema,
+        reports: std::mem::take(&mut cat.reports),
+        metrics: std::mem::take(&mut cat.metrics),
+        chunks: std::mem::take(&mut cat.chunks),
+        ..Default::default()
+    };
+    for m in rest.metrics.iter().filter(|m| own.contains_key(&m.name)) {
+        let path = &rest.chunks[m.chunk as usize];
+        let chunk = cat.chunks.iter().position(|c| c == path).unwrap_or_else(|| {
+            cat.chunks.push(path.clone());
+            cat.chunks.len() - 1
+        });
+        cat.metrics.push(MetricInfo { chunk: chunk as u32, ..m.clone() });
+    }
+    (Index { quiet, ..cat }, rest)
+}
+
+/// The positions of the reports whose unprinted stddevs are small, as half-open ranges, flat
+/// (`Index::quiet`).
+fn quiet_ranges(reports: &[model::ReportMeta]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for (i, _) in reports.iter().enumerate().filter(|(_, r)| r.omits_small_stddev()) {
+        let i = i as u32;
+        match out.last_mut() {
+            Some(end) if *end == i => *end = i + 1,
+            _ => out.extend([i, i + 1]),
+        }
+    }
+    out
 }
 
 /// A copy of `p` without its per-run values.
@@ -139,7 +181,7 @@ pub fn script_files(scripts: &BTreeMap<String, String>) -> Vec<File> {
 }
 
 /// What the root says about a testcase, from its named catalog.
-fn entry(cat: &model::Index, path: String) -> TestcaseEntry {
+fn entry(cat: &Index, metrics: usize, path: String) -> TestcaseEntry {
     let info = cat.testcases.first().cloned().unwrap_or_default();
     let mut facets: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
     for j in &cat.jobs {
@@ -153,7 +195,7 @@ fn entry(cat: &model::Index, path: String) -> TestcaseEntry {
         catalog: path,
         reports: cat.totals.reports,
         jobs: cat.totals.jobs,
-        metrics: cat.metrics.len(),
+        metrics,
         series: cat.totals.series,
         points: cat.totals.points,
         rows: cat.totals.rows,

@@ -12,7 +12,7 @@ pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
     let root: Root = crate::dataset::read(dir, paths::INDEX)?;
     let mut docs: BTreeMap<String, ReportDoc> = BTreeMap::new();
     for t in &root.testcases {
-        let cat: model::Index = crate::dataset::read(dir, &t.catalog)?;
+        let cat = crate::dataset::read_catalog(dir, &t.catalog)?;
         for r in cat.reports {
             if !docs.contains_key(&r.id) {
                 docs.insert(r.id.clone(), crate::dataset::read(dir, &r.doc())?);

@@ -98,6 +98,57 @@ fn the_metrics_first_charts_show_have_trend_chunks_of_their_own() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Choosing a testcase fetches what its first chart needs: the catalog holds no report and only
+/// the first charts' metrics (with their chunks); its rest, fetched when a view needs it, makes it
+/// whole. A catalog whose half does not match its rest is named by `lkpx check`.
+#[test]
+fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
+    let out = tmpdir("halves");
+    import(&out, &ALL);
+    let read = |rel: &str| std::fs::read(out.join(rel)).unwrap();
+    let root: model::Root = serde_json::from_slice(&read("index.json")).unwrap();
+    let mut quiet = 0;
+    for t in &root.testcases {
+        let spine: model::Index = serde_json::from_slice(&read(&t.catalog)).unwrap();
+        assert!(spine.reports.is_empty(), "{}: reports in the catalog", t.name);
+        let rest_rel = spine.rest.clone().expect("a catalog names its rest");
+        let rest: model::Index = serde_json::from_slice(&read(&rest_rel)).unwrap();
+        assert_eq!(rest.reports.len(), t.reports, "{}", t.name);
+        assert!(spine.metrics.len() <= importer::pack::OWN_CHUNKS, "{}", t.name);
+        assert!(spine.metrics.len() < rest.metrics.len(), "{}: the catalog lists every metric", t.name);
+        for h in &t.headline_metrics {
+            assert!(spine.metrics.iter().any(|m| &m.name == h), "{}: headline metric {h} not in the catalog", t.name);
+        }
+        for m in &spine.metrics {
+            let r = rest.metrics.iter().find(|r| r.name == m.name).expect("a catalog metric is in the rest");
+            assert_eq!(spine.chunks[m.chunk as usize], rest.chunks[r.chunk as usize], "{}: {}", t.name, m.name);
+            assert_eq!((m.direction, m.kpi, m.series), (r.direction, r.kpi, r.series), "{}", m.name);
+        }
+        for (i, r) in rest.reports.iter().enumerate() {
+            assert_eq!(spine.is_quiet(i as u32), r.omits_small_stddev(), "{}: report {i}", t.name);
+            quiet += r.omits_small_stddev() as usize;
+        }
+        let mut whole = spine.clone();
+        whole.complete(rest.clone()).unwrap();
+        assert_eq!((whole.reports, whole.metrics, whole.chunks), (rest.reports, rest.metrics, rest.chunks));
+    }
+    assert!(quiet > 0, "some fixture mails are of 2017-08 or later");
+    // a catalog whose quiet reports are not its rest's
+    let t = &root.testcases[0];
+    let text = String::from_utf8(read(&t.catalog)).unwrap();
+    let mut spine: model::Index = serde_json::from_str(&text).unwrap();
+    spine.quiet = if spine.quiet.is_empty() { vec![0, spine.totals.reports as u32] } else { vec![] };
+    let bytes = importer::pack::json(&spine);
+    let rel = model::paths::catalog(&t.name, &model::paths::content_hash(&bytes));
+    std::fs::write(out.join(&rel), bytes).unwrap();
+    let idx = String::from_utf8(read("index.json")).unwrap().replace(&t.catalog, &rel);
+    std::fs::write(out.join("index.json"), idx).unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{rel}: its metrics, chunks or quiet reports are not those of")), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 #[test]
 fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
     let (full, inc) = (tmpdir("full"), tmpdir("inc"));

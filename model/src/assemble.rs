@@ -25,6 +25,9 @@ pub struct Part {
     commits: Vec<u32>,
     jobs: Vec<u32>,
     reports: Vec<u32>,
+    /// The catalog's rest is not loaded (`Index::rest`): its reports are pending, its metrics
+    /// only the first charts'.
+    pub pending: bool,
 }
 
 fn at(map: &[u32], i: u32, what: &str) -> Result<u32, String> {
@@ -42,7 +45,8 @@ impl Part {
             metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
             commits: n(c.commits.len()),
             jobs: n(c.jobs.len()),
-            reports: n(c.reports.len()),
+            reports: n(c.report_count()),
+            pending: c.is_partial(),
         }
     }
 
@@ -139,6 +143,12 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
     idx.reports = reports.into_values().collect();
     let report_pos: HashMap<String, u32> =
         idx.reports.iter().enumerate().map(|(i, r)| (r.id.clone(), i as u32)).collect();
+    // a partial catalog's reports are known by position only: pending ones after all others
+    let mut pending: HashMap<&str, u32> = HashMap::new();
+    for (path, c) in catalogs.iter().filter(|(_, c)| c.is_partial()) {
+        pending.insert(path.as_str(), idx.reports.len() as u32);
+        idx.reports.extend((0..c.report_count() as u32).map(|r| crate::ReportMeta::pending(c.is_quiet(r))));
+    }
     let metric_names: BTreeSet<&str> =
         catalogs.iter().flat_map(|(_, c)| c.metrics.iter().map(|m| m.name.as_str())).collect();
     let metric_pos: HashMap<&str, u32> = metric_names.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect();
@@ -149,7 +159,11 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
     let mut parts = BTreeMap::new();
     let mut infos: HashMap<String, TestcaseInfo> = HashMap::new();
     for (path, c) in catalogs {
-        let part = add_catalog(&mut idx, c, path, &commit_pos, &report_pos, &metric_pos);
+        let reports = match pending.get(path.as_str()) {
+            Some(&first) => (first..first + c.report_count() as u32).collect(),
+            None => c.reports.iter().map(|r| report_pos[&r.id]).collect(),
+        };
+        let part = add_catalog(&mut idx, c, path, &commit_pos, reports, &metric_pos);
         let tc = c.testcases.first().map(|t| t.name.clone()).unwrap_or_default();
         let mut info = c.testcases.first().cloned().unwrap_or_default();
         // a catalog's one testcase has all of its jobs and metrics
@@ -182,7 +196,7 @@ fn add_catalog(
     c: &Index,
     path: &str,
     commit_pos: &HashMap<&str, u32>,
-    report_pos: &HashMap<String, u32>,
+    reports: Vec<u32>,
     metric_pos: &HashMap<&str, u32>,
 ) -> Part {
     let part = Part {
@@ -192,7 +206,8 @@ fn add_catalog(
         metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
         commits: c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect(),
         jobs: (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect(),
-        reports: c.reports.iter().map(|r| report_pos[&r.id]).collect(),
+        reports,
+        pending: c.is_partial(),
     };
     idx.jobs.extend(c.jobs.iter().cloned());
     for (i, r) in c.reports.iter().enumerate() {
@@ -224,7 +239,7 @@ fn add_catalog(
 
 /// Every position a catalog holds is inside it.
 pub fn check_catalog(c: &Index) -> Result<(), String> {
-    let (nc, nj, nr) = (c.commits.len() as u32, c.jobs.len() as u32, c.reports.len() as u32);
+    let (nc, nj, nr) = (c.commits.len() as u32, c.jobs.len() as u32, c.report_count() as u32);
     let bad = |what: &str| Err(format!("malformed catalog: {what} names a missing job, commit, report or metric"));
     if c.headlines.iter().any(|h| {
         h.report >= nr
@@ -300,4 +315,136 @@ fn fill(e: &mut Commit, x: &Commit) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Headline, Job, MetricInfo, ReportMeta, SectionMeta, SourceKind, Totals};
+
+    /// A whole catalog: a quiet mail and a result root, two metrics in two chunks.
+    fn whole() -> Index {
+        let section = |c: u32| SectionMeta { job: Some(0), commits: vec![c], ..Default::default() };
+        let report = |id: &str, kind, time, c| ReportMeta {
+            id: id.into(),
+            kind,
+            source: id.into(),
+            time: Some(time),
+            sections: vec![section(c)],
+            ..Default::default()
+        };
+        Index {
+            schema: crate::SCHEMA_VERSION,
+            commits: vec![
+                Commit { id: "a".repeat(40), ..Default::default() },
+                Commit { id: "b".repeat(40), ..Default::default() },
+            ],
+            reports: vec![
+                report("r1", SourceKind::Mail, crate::QUIET_STDDEV_SINCE + 1, 1),
+                report("r2", SourceKind::ResultRoot, crate::QUIET_STDDEV_SINCE + 2, 0),
+            ],
+            jobs: vec![Job { id: "j".into(), testcase: "t".into(), ..Default::default() }],
+            metrics: vec![
+                MetricInfo { name: "t.m".into(), direction: 1, kpi: true, chunk: 0, series: 1, ..Default::default() },
+                MetricInfo { name: "x.y".into(), chunk: 1, series: 1, ..Default::default() },
+            ],
+            testcases: vec![TestcaseInfo { name: "t".into(), ..Default::default() }],
+            headlines: vec![Headline {
+                report: 0,
+                job: Some(0),
+                testcase: "t".into(),
+                metric: "t.m".into(),
+                head: Some(1),
+                ..Default::default()
+            }],
+            totals: Totals { reports: 2, jobs: 1, ..Default::default() },
+            chunks: vec!["s/t/a.json".into(), "s/t/b.json".into()],
+            ..Default::default()
+        }
+    }
+
+    /// Its first half, as the importer publishes it, and its rest.
+    fn halves() -> (Index, Index) {
+        let w = whole();
+        let rest = Index {
+            schema: w.schema,
+            reports: w.reports.clone(),
+            metrics: w.metrics.clone(),
+            chunks: w.chunks.clone(),
+            ..Default::default()
+        };
+        let first = Index {
+            reports: vec![],
+            metrics: vec![w.metrics[0].clone()],
+            chunks: vec![w.chunks[0].clone()],
+            rest: Some("t/t/0123.json".into()),
+            quiet: vec![0, 1],
+            ..w
+        };
+        (first, rest)
+    }
+
+    fn root() -> Root {
+        Root {
+            schema: crate::SCHEMA_VERSION,
+            testcases: vec![crate::TestcaseEntry { name: "t".into(), ..Default::default() }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_catalog_without_its_rest_has_pending_reports_known_by_position() {
+        let (first, _) = halves();
+        let a = merge(&root(), &[("t/t.json".into(), first)]).unwrap();
+        let part = &a.parts["t"];
+        assert!(part.pending);
+        assert_eq!(a.index.reports.len(), 2);
+        assert!(a.index.reports.iter().all(ReportMeta::is_pending));
+        // the quiet mail keeps its band; the result root has none
+        assert!(a.index.reports[0].omits_small_stddev());
+        assert!(!a.index.reports[1].omits_small_stddev());
+        assert_eq!(a.index.headlines[0].report, 0);
+        assert_eq!(part.chunk_of("t.m"), Some("s/t/a.json"));
+        assert_eq!(part.chunk_of("x.y"), None, "not in the first half");
+        let sd = |report| SeriesData {
+            job: 0,
+            metric: "t.m".into(),
+            points: crate::Points {
+                commit: vec![0],
+                mean: vec![Some(1.0)],
+                stddev_pct: vec![None],
+                runs: vec![None],
+                report: vec![report],
+                change: vec![None],
+                base: vec![None],
+                ..Default::default()
+            },
+        };
+        assert_eq!(part.series(&sd(1)).unwrap().points.report, [1]);
+        assert!(part.series(&sd(2)).unwrap_err().contains("report #2 is not in the testcase's catalog"));
+    }
+
+    #[test]
+    fn a_catalog_completed_by_its_rest_merges_as_the_whole_one() {
+        let (mut first, rest) = halves();
+        first.complete(rest).unwrap();
+        assert_eq!(first, whole());
+        let a = merge(&root(), &[("t/t.json".into(), first)]).unwrap();
+        let b = merge(&root(), &[("t/t.json".into(), whole())]).unwrap();
+        assert_eq!(a.index, b.index);
+        assert!(!a.parts["t"].pending);
+        assert_eq!(a.index.reports[0].id, "r1");
+    }
+
+    #[test]
+    fn a_rest_of_another_size_or_outside_its_chunks_is_refused() {
+        let (mut first, mut rest) = halves();
+        rest.reports.pop();
+        assert_eq!(first.clone().complete(rest.clone()).unwrap_err(), "1 reports, the catalog counts 2");
+        rest.reports = whole().reports;
+        rest.metrics[1].chunk = 7;
+        first.complete(rest).unwrap();
+        let e = merge(&root(), &[("t/t.json".into(), first)]).unwrap_err();
+        assert!(e.contains("a metric's chunk"), "{e}");
+    }
 }

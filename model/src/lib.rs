@@ -31,20 +31,26 @@ pub struct Index {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub generation: String,
     /// Commits in history order (oldest first). Points refer to them by position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commits: Vec<Commit>,
-    /// Every imported report or result root, in a stable order (as columns: `wire::reports`).
-    #[serde(with = "wire::reports")]
+    /// Every imported report or result root, in a stable order (as columns: `wire::reports`);
+    /// none in a published catalog, whose reports are in its `rest`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "wire::reports")]
     pub reports: Vec<ReportMeta>,
     /// Every measured configuration (testcase + machine + parameters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub jobs: Vec<Job>,
     /// Every metric name, sorted, with its direction.
     #[serde(with = "wire::metrics")]
     pub metrics: Vec<MetricInfo>,
     /// Per testcase: its jobs and metrics (positions in `jobs` / `metrics`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub testcases: Vec<TestcaseInfo>,
     /// The changes the reports state in their headlines, newest report first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headlines: Vec<Headline>,
     /// Totals, for the status line.
+    #[serde(default, skip_serializing_if = "Totals::is_empty")]
     pub totals: Totals,
     /// Trend chunk files of this testcase (paths relative to the data directory); a metric's
     /// `MetricInfo::chunk` is a position here.
@@ -53,6 +59,56 @@ pub struct Index {
     /// The changes file of this testcase (the Changes view), when it has changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<String>,
+    /// A published catalog is what the first chart needs: its reports, its metrics beyond the
+    /// first charts' (`metrics` lists those only) and their chunks are in this file, the
+    /// catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing but `reports`,
+    /// `metrics` and `chunks`, fetched when a view needs them. `None` once merged in
+    /// (`Index::complete`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<String>,
+    /// While the rest is not merged in: the reports whose values printed without `±` are quiet
+    /// (`ReportMeta::omits_small_stddev`), for the first chart's bands, as half-open ranges of
+    /// positions, flat: `[start, end, start, end, …]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quiet: Vec<u32>,
+}
+
+impl Index {
+    /// The catalog's reports are still to be fetched (`rest`).
+    pub fn is_partial(&self) -> bool {
+        self.rest.is_some()
+    }
+
+    /// The number of reports positions may name: the loaded ones, or the count the totals give.
+    pub fn report_count(&self) -> usize {
+        if self.is_partial() {
+            self.totals.reports
+        } else {
+            self.reports.len()
+        }
+    }
+
+    /// Merge a published catalog's rest in: the whole catalog, as if published in one file (its
+    /// positions are checked where every catalog's are, `assemble::check_catalog`).
+    pub fn complete(&mut self, rest: Index) -> Result<(), String> {
+        if self.rest.is_none() {
+            return Ok(());
+        }
+        if rest.reports.len() != self.totals.reports {
+            return Err(format!("{} reports, the catalog counts {}", rest.reports.len(), self.totals.reports));
+        }
+        self.reports = rest.reports;
+        self.metrics = rest.metrics;
+        self.chunks = rest.chunks;
+        self.rest = None;
+        self.quiet.clear();
+        Ok(())
+    }
+
+    /// Whether report `r` of a partial catalog is quiet (`quiet`).
+    pub fn is_quiet(&self, r: u32) -> bool {
+        self.quiet.chunks(2).any(|p| p.len() == 2 && (p[0]..p[1]).contains(&r))
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -62,6 +118,13 @@ pub struct Totals {
     pub series: usize,
     pub points: usize,
     pub rows: usize,
+}
+
+impl Totals {
+    /// All zero: a catalog's rest (`Index::rest`) counts nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Totals::default()
+    }
 }
 
 /// A kernel commit (or a tag such as `v6.16-rc4` where the report names only the tag).
@@ -406,6 +469,21 @@ impl ReportMeta {
     /// robot mail of August 2017 or later; older mails and result roots say nothing of it).
     pub fn omits_small_stddev(&self) -> bool {
         self.kind == SourceKind::Mail && self.time.is_some_and(|t| t >= QUIET_STDDEV_SINCE)
+    }
+
+    /// A report of a partial catalog, known by position only until its rest is loaded: no id,
+    /// no sections; `quiet` as the catalog says (`Index::quiet`).
+    pub fn pending(quiet: bool) -> ReportMeta {
+        ReportMeta {
+            kind: if quiet { SourceKind::Mail } else { SourceKind::ResultRoot },
+            time: quiet.then_some(QUIET_STDDEV_SINCE),
+            ..Default::default()
+        }
+    }
+
+    /// A report of a partial catalog (`pending`): nothing but its position is known yet.
+    pub fn is_pending(&self) -> bool {
+        self.id.is_empty()
     }
 }
 

@@ -13,6 +13,12 @@ pub fn catalog(testcase: &str, hash: &str) -> String {
     format!("t/{}.{hash}.json", slug(testcase))
 }
 
+/// The rest of a testcase's catalog (`Index::rest`: reports, every metric, every chunk), named by
+/// its content hash.
+pub fn catalog_rest(testcase: &str, hash: &str) -> String {
+    format!("t/{}/{hash}.json", slug(testcase))
+}
+
 /// A trend chunk of a testcase, named by its content hash.
 pub fn trend_chunk(testcase: &str, hash: &str) -> String {
     format!("s/{}/{hash}.json", slug(testcase))

@@ -20,11 +20,22 @@ struct Typed {
     timer: StoredValue<Option<TimeoutHandle>, LocalStorage>,
 }
 
+thread_local! {
+    /// The text typed when the explorer was rebuilt (a catalog's rest loaded): the new box
+    /// goes on with it, focused.
+    static CARRIED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Typed {
     fn new() -> Typed {
+        let carried = CARRIED.with(|c| c.take());
+        if carried.is_some() {
+            crate::web::focus_after_frame("#metric-search".into());
+        }
+        let text = carried.unwrap_or_default();
         Typed {
-            raw: RwSignal::new(String::new()),
-            query: RwSignal::new(String::new()),
+            raw: RwSignal::new(text.clone()),
+            query: RwSignal::new(text),
             open: RwSignal::new(false),
             highlight: RwSignal::new(None::<usize>),
             timer: StoredValue::new_local(None::<TimeoutHandle>),
@@ -38,6 +49,12 @@ pub fn Finder() -> impl IntoView {
     let cat = expect_context::<Cat>();
     let st = Typed::new();
     let Typed { raw, query, open, highlight, .. } = st;
+    on_cleanup(move || {
+        if open.try_get_untracked() == Some(true) {
+            CARRIED.with(|c| *c.borrow_mut() = raw.try_get_untracked());
+        }
+    });
+    let (ccat, loaded) = (cat.clone(), expect_context::<super::Loaded>());
     let c1 = cat.clone();
     let candidates = Memo::new(move |_| nav.state.with(|s| search::candidates(&c1, s)));
     let hits = Memo::new(move |_| query.with(|q| candidates.with(|c| search::search(c, q))));
@@ -65,7 +82,10 @@ pub fn Finder() -> impl IntoView {
                     prop:value=move || raw.get()
                     on:input=on_input
                     on:keydown=on_key
-                    on:focus=move |_| open.set(true)
+                    on:focus=move |_| {
+                        open.set(true);
+                        super::complete_soon(&ccat, loaded);
+                    }
                     on:blur=move |_| open.set(false)
                 />
                 <ul id="metric-options" class="options" role="listbox" aria-label="Metrics" tabindex="-1" class:open=move || open.get()>

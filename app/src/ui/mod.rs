@@ -110,8 +110,9 @@ pub fn App() -> impl IntoView {
     theme::provide();
     split::prefetch(ViewState::parse(&web::current_query()).0.tab);
     leptos::task::spawn_local(async move {
+        let whole = !crate::catalog::first_chart_only(&ViewState::parse(&web::current_query()).0);
         let cat = match first_testcases(rep).await {
-            Ok(tcs) => web::load_catalogs(tcs).await,
+            Ok(tcs) => web::load_catalogs(tcs, whole).await,
             Err(e) => Err(e),
         };
         loaded.0.set(Some(cat));
@@ -134,16 +135,37 @@ pub fn App() -> impl IntoView {
 /// rebuilt from the URL, which already says `s`). Returns whether anything is to be loaded.
 fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
     let missing = cat.missing_for(s);
-    if missing.is_empty() {
+    if missing.is_empty() && !cat.needs_rest(s) {
         return false;
     }
+    let whole = cat.load_whole(s);
     let mut all: Vec<String> = cat.parts.keys().cloned().collect();
     all.extend(missing);
     leptos::task::spawn_local(async move {
-        let next = web::load_catalogs(all).await;
+        let next = web::load_catalogs(all, whole).await;
         loaded.0.set(Some(next));
     });
     true
+}
+
+thread_local! {
+    /// A load of the shown catalogs' rests is under way (`complete_soon`).
+    static COMPLETING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Once the first chart is drawn (or the metric finder is used): load the rests of the shown
+/// catalogs (every report and metric), and show them whole.
+pub fn complete_soon(cat: &Cat, loaded: Loaded) {
+    if !cat.is_pending() || COMPLETING.with(|c| c.replace(true)) {
+        return;
+    }
+    let all: Vec<String> = cat.parts.keys().cloned().collect();
+    leptos::task::spawn_local(async move {
+        let next = web::load_catalogs(all, true).await;
+        COMPLETING.with(|c| c.set(false));
+        web::flush_url();
+        loaded.0.set(Some(next));
+    });
 }
 
 #[component]
@@ -223,10 +245,13 @@ fn load_selected_testcases(cat: &Cat, loaded: Loaded, state: RwSignal<ViewState>
     let selection =
         Memo::new(move |_| state.with(|s| s.selected(&crate::state::FacetKey::Testcase).cloned().collect::<Vec<_>>()));
     let lcat = cat.clone();
+    // the view needs what the loaded halves of catalogs lack (a commit chosen, another view)
+    let c2 = cat.clone();
+    let needs_rest = Memo::new(move |_| state.with(|s| c2.needs_rest(s)));
     Effect::new(move |_| {
         // read, not just tracked: a memo nobody reads is never recomputed, and the effect never reruns
         let _selected = selection.get();
-        if state.with_untracked(|s| lcat.missing_for(s)).is_empty() {
+        if state.with_untracked(|s| lcat.missing_for(s)).is_empty() && !needs_rest.get() {
             return;
         }
         web::flush_url();

@@ -84,6 +84,7 @@ pub fn Trend() -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let chart = Chart::new();
     track_width(wrapper, chart.width);
+    let (ccat, loaded) = (cat.clone(), expect_context::<super::Loaded>());
     Effect::new(move |_| {
         let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
             return;
@@ -94,6 +95,8 @@ pub fn Trend() -> impl IntoView {
             return;
         }
         draw_chart(c, &m.0, w, theme, chart);
+        // the chart is up: the rest of its catalog (reports, every metric) follows
+        super::complete_soon(&ccat, loaded);
     });
 
     let on_click = on_point_click(&cat, nav, model, chart.geometry);
@@ -113,6 +116,7 @@ pub fn Trend() -> impl IntoView {
                 class="chart"
                 data-testid="chart"
                 node_ref=wrapper
+                data-pending=cat.is_pending().to_string()
                 data-drawn=move || chart.drawn.get().to_string()
                 data-points=move || chart.points.get().to_string()
                 data-draws=move || chart.draws.get().to_string()
@@ -262,7 +266,8 @@ fn on_point_click(
         let k = m.data.series[h.series].obs[h.obs].point;
         let commit = c3.index.commits[sd.points.commit[k] as usize].id.clone();
         let job = c3.index.jobs[sd.job as usize].id.clone();
-        let report = c3.index.reports.get(sd.points.report[k] as usize).map(|r| r.id.clone());
+        let report =
+            c3.index.reports.get(sd.points.report[k] as usize).filter(|r| !r.is_pending()).map(|r| r.id.clone());
         nav.push(|s| {
             s.commit = Some(commit);
             s.job = Some(job);
