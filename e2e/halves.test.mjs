@@ -1,0 +1,110 @@
+// End-to-end tests of a catalog's two halves (`Index::rest`): a trend permalink draws its chart from
+// what the first chart needs (root, the catalog's first half, the metric's chunk) and fetches the rest
+// (every report and metric name) after it; a view that needs more loads the rest first; a missing rest
+// gives a message naming it.
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, DIST, loadIndex, chartReady, decodeMetrics } from './harness.mjs';
+
+const index = loadIndex();
+const blog = index.root.testcases.find((t) => t.name === 'blogbench');
+const first = JSON.parse(fs.readFileSync(path.join(DIST, 'data', blog.catalog), 'utf8'));
+const REST = `/data/${first.rest}`;
+const TREND = '?testcase=blogbench&metric=blogbench.write_score';
+
+const temps = [];
+after(() => {
+  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+});
+
+/** The data paths requested, in order (`GET /data/… 200` → `/data/…`). */
+const dataRequests = (srv) => srv.requests.filter((r) => r.startsWith('GET /data/')).map((r) => r.split(' ')[1]);
+
+test('a trend permalink is drawn from the first half of its catalog; the rest follows the chart', async () => {
+  const srv = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    // hold the rest back until the first chart is seen, as a slow network would
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route(`**${REST}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(srv.url + TREND);
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid=chart]');
+      return el?.dataset.pending === 'true' && Number(el.dataset.drawn) > 0;
+    });
+    const before = dataRequests(srv);
+    assert.ok(before.includes(`/data/${blog.catalog}`), before.join('\n'));
+    assert.ok(before.some((p) => p.startsWith('/data/s/blogbench/')), before.join('\n'));
+    assert.ok(!before.includes(REST), 'the rest is not needed for the first chart');
+    release();
+    await page.waitForFunction(chartReady);
+    assert.ok(dataRequests(srv).includes(REST));
+    // whole now: every metric name of the testcase is offered, and a point's tooltip names its report
+    await page.getByTestId('metric-search').fill('vmstat');
+    // (the query follows the typing after a pause)
+    await page.waitForFunction(() => {
+      const o = [...document.querySelectorAll('[data-testid=metric-option]')];
+      return o.length > 0 && o.every((x) => x.dataset.metric.includes('vmstat'));
+    });
+    const offered = await page.$$eval('[data-testid=metric-option]', (o) => o.map((x) => x.dataset.metric));
+    const vmstat = index.catalogs.blogbench.metrics.filter((m) => m.name.includes('vmstat'));
+    assert.ok(vmstat.length > 0);
+    assert.deepEqual([...offered].sort(), vmstat.map((m) => m.name).sort());
+    assert.ok(!decodeMetrics(first.metrics).some((m) => m.name.includes('vmstat')), 'vmstat metrics are in the rest only');
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
+
+test('a permalink with a commit chosen loads the whole catalog before its chart', async () => {
+  const srv = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    const h = index.headlines.find((x) => x.testcase === 'blogbench' && x.head != null);
+    const commit = index.commits[h.head].id;
+    const subject = index.reports[h.report].subject;
+    await page.goto(`${srv.url}${TREND}&commit=${commit}`);
+    await page.getByTestId('commit-panel').waitFor();
+    await page.waitForFunction(chartReady);
+    const got = dataRequests(srv);
+    const rest = got.indexOf(REST);
+    const chunk = got.findIndex((p) => p.startsWith('/data/s/blogbench/'));
+    assert.ok(rest >= 0 && chunk > rest, got.join('\n'));
+    // the reports that measured it are the rest's
+    await page.waitForFunction((t) => document.querySelector('[data-testid=commit-panel]')?.innerText.includes(t), subject);
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
+
+test('a missing rest of a catalog shows an error naming it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-halves-'));
+  temps.push(dir);
+  fs.cpSync(DIST, dir, { recursive: true });
+  fs.rmSync(path.join(dir, 'data', first.rest));
+  const srv = await serve(dir);
+  const { browser, page, errors } = await launch();
+  try {
+    await page.goto(`${srv.url}?view=compare&testcase=blogbench`);
+    const box = page.getByTestId('error');
+    await box.waitFor({ timeout: 20000 });
+    assert.ok((await box.innerText()).includes(first.rest), await box.innerText());
+    assert.match(await page.locator('header.top').innerText(), /LKP Explorer/);
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
