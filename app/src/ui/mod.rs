@@ -153,7 +153,17 @@ thread_local! {
     static COMPLETING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Once the first chart is drawn (or the metric finder is used): load the rests of the shown
+/// After the frame that shows the first chart: `complete_soon` (its fetches do not compete with
+/// that frame's painting).
+pub fn complete_after_paint(cat: &Cat, loaded: Loaded) {
+    if !cat.is_pending() {
+        return;
+    }
+    let cat = cat.clone();
+    request_animation_frame(move || set_timeout(move || complete_soon(&cat, loaded), std::time::Duration::ZERO));
+}
+
+/// Once the first chart is shown (or the metric finder is used): load the rests of the shown
 /// catalogs (every report and metric), and show them whole.
 pub fn complete_soon(cat: &Cat, loaded: Loaded) {
     if !cat.is_pending() || COMPLETING.with(|c| c.replace(true)) {
@@ -163,7 +173,6 @@ pub fn complete_soon(cat: &Cat, loaded: Loaded) {
     leptos::task::spawn_local(async move {
         let next = web::load_catalogs(all, true).await;
         COMPLETING.with(|c| c.set(false));
-        web::flush_url();
         loaded.0.set(Some(next));
     });
 }

@@ -96,7 +96,7 @@ pub fn Trend() -> impl IntoView {
         }
         draw_chart(c, &m.0, w, theme, chart);
         // the chart is up: the rest of its catalog (reports, every metric) follows
-        super::complete_soon(&ccat, loaded);
+        super::complete_after_paint(&ccat, loaded);
     });
 
     let on_click = on_point_click(&cat, nav, model, chart.geometry);
