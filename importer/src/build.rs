@@ -565,8 +565,18 @@ pub fn build_testcases_each<R: Send>(
     each: &(dyn Fn(TestcaseData) -> R + Sync),
 ) -> Vec<R> {
     use rayon::prelude::*;
-    let v: Vec<(String, Vec<Document>)> = by_tc.into_iter().collect();
-    v.into_par_iter().map(|(tc, docs)| each(build_testcase(&tc, sort_by_time(docs), opts))).collect()
+    let mut v: Vec<(usize, String, Vec<Document>)> =
+        by_tc.into_iter().enumerate().map(|(i, (tc, docs))| (i, tc, docs)).collect();
+    // the biggest first, each taken by the next free thread (rayon's halving would leave a big
+    // testcase of the second half for last): the import waits for the biggest, not for the tail
+    v.sort_by_key(|(i, _, docs)| (std::cmp::Reverse(docs.iter().map(row_count).sum::<usize>()), *i));
+    let mut done: Vec<(usize, R)> = v
+        .into_iter()
+        .par_bridge()
+        .map(|(i, tc, docs)| (i, each(build_testcase(&tc, sort_by_time(docs), opts))))
+        .collect();
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Reports in time order (undated first: they must not pass for the latest), then source.
