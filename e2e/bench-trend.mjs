@@ -8,7 +8,7 @@ const server = await serve(site); const times = []; let files;
 for (let i = 0; i < runs; i++) {
   const { browser, page } = await launch(); const start = server.requests.length; const t0 = Date.now();
   await page.goto(server.url + '?view=trend');
-  await page.waitForFunction(() => { const el = document.querySelector('[data-testid=chart]'); return el && Number(el.dataset.drawn) > 0; }, null, { timeout: 30000 });
+  await page.waitForFunction(() => { const el = document.querySelector('[data-testid=chart]'); return el && Number(el.dataset.drawn) > 0; }, null, { timeout: 120000 });
   times.push(Date.now() - t0);
   files = server.requests.slice(start).filter((r) => / 200$/.test(r)).map((r) => r.split(' ')[1].slice(1).split('?')[0]);
   await browser.close();

@@ -108,3 +108,34 @@ test('a missing rest of a catalog shows an error naming it', async () => {
     await srv.close();
   }
 });
+
+test('views of no testcase fetch only the catalogs they show: the trend of nothing its testcase, Changes none', async () => {
+  const srv = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  const catalogs = () => dataRequests(srv).filter((p) => p.startsWith('/data/t/'));
+  try {
+    // the trend of nothing: the newest report's headline, from its testcase's catalog alone
+    const tc = index.root.newest[0].testcases[0];
+    const own = index.root.testcases.find((t) => t.name === tc);
+    const ownRest = JSON.parse(fs.readFileSync(path.join(DIST, 'data', own.catalog), 'utf8')).rest;
+    await page.goto(`${srv.url}?view=trend`);
+    await page.waitForFunction(chartReady);
+    assert.equal(new URL(page.url()).searchParams.get('testcase'), tc);
+    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownRest}`].sort());
+    assert.ok(index.root.testcases.length > 10, 'the other testcases were there to fetch');
+    // Changes of no testcase (the root's newest headlines), opened cold and from the Reports tab: no catalog
+    srv.requests.length = 0;
+    await page.goto(`${srv.url}?view=changes`);
+    await page.getByTestId('recent-changes').waitFor();
+    srv.requests.length = 0;
+    await page.goto(srv.url);
+    await page.getByTestId('view-tab-changes').click();
+    await page.getByTestId('recent-changes').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('view'), 'changes');
+    assert.deepEqual(catalogs(), []);
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});

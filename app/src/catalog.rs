@@ -39,10 +39,10 @@ impl Catalog {
     }
 
     /// The testcases a state needs loaded that are not: its selected testcases, or every
-    /// testcase when none is selected (but the reports list needs none).
+    /// testcase when none is selected (but views that need no catalog then need none).
     pub fn missing_for(&self, s: &ViewState) -> Vec<String> {
         let selected: Vec<&String> = s.selected(&FacetKey::Testcase).collect();
-        if selected.is_empty() && s.tab == crate::state::Tab::Reports {
+        if needs_no_catalog(s) {
             return vec![];
         }
         self.root
@@ -171,6 +171,41 @@ impl Catalog {
     }
 }
 
+/// State `s` is shown from the root and report documents alone: the reports list, and the
+/// Changes view with no testcase chosen (the root's newest headlines).
+pub fn needs_no_catalog(s: &ViewState) -> bool {
+    s.selected(&FacetKey::Testcase).next().is_none() && matches!(s.tab, Tab::Reports | Tab::Changes)
+}
+
+/// The testcases to load first for state `s` (the page's URL) under `root`: the selected ones;
+/// none for a view that needs no catalog; for the trend of nothing, the newest report's testcase
+/// (`defaults` shows its headline); else every testcase.
+pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
+    let selected: Vec<String> = s.selected(&FacetKey::Testcase).cloned().collect();
+    if !selected.is_empty() {
+        return selected;
+    }
+    if *s == ViewState::default() || needs_no_catalog(s) {
+        return vec![];
+    }
+    if is_trend_of_nothing(s) {
+        if let Some(tc) = newest_testcase(root) {
+            return vec![tc.to_string()];
+        }
+    }
+    root.testcases.iter().map(|t| t.name.clone()).collect()
+}
+
+/// The trend tab and nothing else chosen: the newest headline is shown (`defaults`).
+fn is_trend_of_nothing(s: &ViewState) -> bool {
+    *s == (ViewState { tab: Tab::Trend, ..Default::default() })
+}
+
+/// The testcase of the newest report (the root's newest list).
+fn newest_testcase(root: &model::Root) -> Option<&String> {
+    root.newest.first().and_then(|r| r.testcases.first())
+}
+
 /// State `s` is a trend chart of a metric and nothing more (no commit, report or other view): what
 /// a catalog's first half (`Index::rest`) is enough for.
 pub fn first_chart_only(s: &ViewState) -> bool {
@@ -265,7 +300,7 @@ pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
     notices.extend(more);
     forget_outside(cat, &mut s);
     // The trend of nothing: the newest headline's.
-    if s == (ViewState { tab: Tab::Trend, ..Default::default() }) {
+    if is_trend_of_nothing(&s) {
         return (defaults(cat), notices);
     }
     (s, notices)
@@ -405,6 +440,34 @@ pub(crate) mod tests {
         assert_eq!((s.metric.as_deref(), s.report.as_deref()), (None, None));
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(!whole.is_pending() && !whole.needs_rest(&s));
+    }
+
+    #[test]
+    fn views_of_no_testcase_load_only_the_catalogs_they_show() {
+        let summary =
+            |tc: &str| model::ReportSummary { id: "r".into(), testcases: vec![tc.into()], ..Default::default() };
+        let root = model::Root {
+            testcases: ["aim7", "fsmark", "will-it-scale"]
+                .map(|t| model::TestcaseEntry { name: t.into(), ..Default::default() })
+                .into(),
+            newest: vec![summary("fsmark"), summary("aim7")],
+            ..Default::default()
+        };
+        let first = |q: &str| first_testcases(&root, &ViewState::parse(q).0);
+        let all = ["aim7", "fsmark", "will-it-scale"].map(String::from).to_vec();
+        // the first screen and the newest headlines: the root is enough
+        assert!(first("").is_empty() && first("view=reports").is_empty());
+        assert!(first("view=changes").is_empty() && first("view=changes&p.fs=xfs").is_empty());
+        // the trend of nothing shows the newest report's testcase: only its catalog
+        assert_eq!(first("view=trend"), ["fsmark"]);
+        // a testcase chosen: that one; a view of every testcase (a job list, a filter): all of them
+        assert_eq!(first("view=changes&testcase=aim7"), ["aim7"]);
+        assert_eq!(first("view=compare"), all);
+        assert_eq!(first("view=trend&p.fs=xfs"), all);
+        // a tab switched to Changes with no testcase loads nothing more
+        let cat = Catalog::assembled(std::sync::Arc::new(root.clone()), model::assemble::merge(&root, &[]).unwrap());
+        assert!(cat.missing_for(&ViewState::parse("view=changes").0).is_empty());
+        assert_eq!(cat.missing_for(&ViewState::parse("view=compare").0), all);
     }
 
     /// A small index shaped like real imports: two testcases, three jobs, three commits.

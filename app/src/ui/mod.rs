@@ -70,24 +70,17 @@ pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShar
     (job, current)
 }
 
-/// The testcases whose catalogs the page loads first: those the URL selects; none for the reports
-/// view (the first screen: the root, the open report's document); with another query that
-/// selects none (a job, a commit…), every testcase.
+/// The testcases whose catalogs the page loads first (`catalog::first_testcases`): those the URL
+/// selects; none for the reports view (the first screen: the root, the open report's document) or
+/// the newest headlines (Changes of no testcase); the newest report's for the trend of nothing;
+/// with another query that selects none (a job, a commit…), every testcase.
 /// The reports list starts from the root's newest (`rep` is passed in: an async task has no
 /// reactive owner to take a context from).
 async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
     let root = web::load_json::<model::Root>(model::paths::INDEX).await?;
-    let query = web::current_query();
-    let (s, _) = ViewState::parse(&query);
-    let selected: Vec<String> = s.selected(&crate::state::FacetKey::Testcase).cloned().collect();
+    let (s, _) = ViewState::parse(&web::current_query());
     rep.set_root(&root);
-    Ok(if !selected.is_empty() {
-        selected
-    } else if query.is_empty() || s.tab == crate::state::Tab::Reports {
-        vec![]
-    } else {
-        root.testcases.iter().map(|t| t.name.clone()).collect()
-    })
+    Ok(crate::catalog::first_testcases(&root, &s))
 }
 
 /// The narrow screens' filter drawer is open.
