@@ -109,7 +109,7 @@ test('a missing rest of a catalog shows an error naming it', async () => {
   }
 });
 
-test('views of no testcase fetch only the catalogs they show: the trend of nothing its testcase, Changes none', async () => {
+test('views of no testcase fetch only the catalogs they show: the trend and compare of nothing its testcase, Changes none', async () => {
   const srv = await serve(DIST);
   const { browser, page, errors } = await launch();
   const catalogs = () => dataRequests(srv).filter((p) => p.startsWith('/data/t/'));
@@ -123,6 +123,14 @@ test('views of no testcase fetch only the catalogs they show: the trend of nothi
     assert.equal(new URL(page.url()).searchParams.get('testcase'), tc);
     assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownRest}`].sort());
     assert.ok(index.root.testcases.length > 10, 'the other testcases were there to fetch');
+    // the compare of nothing: the newest headline's job, base against head, from the same catalog
+    srv.requests.length = 0;
+    await page.goto(`${srv.url}?view=compare`);
+    await page.getByTestId('compare-table').waitFor();
+    const q = new URL(page.url()).searchParams;
+    assert.equal(q.get('testcase'), tc);
+    assert.ok(q.get('job'), page.url());
+    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownRest}`].sort());
     // Changes of no testcase (the root's newest headlines), opened cold and from the Reports tab: no catalog
     srv.requests.length = 0;
     await page.goto(`${srv.url}?view=changes`);

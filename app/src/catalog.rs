@@ -178,8 +178,8 @@ pub fn needs_no_catalog(s: &ViewState) -> bool {
 }
 
 /// The testcases to load first for state `s` (the page's URL) under `root`: the selected ones;
-/// none for a view that needs no catalog; for the trend of nothing, the newest report's testcase
-/// (`defaults` shows its headline); else every testcase.
+/// none for a view that needs no catalog; for the trend or compare of nothing, the newest report's
+/// testcase (`defaults` shows its headline); else every testcase.
 pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
     let selected: Vec<String> = s.selected(&FacetKey::Testcase).cloned().collect();
     if !selected.is_empty() {
@@ -188,7 +188,7 @@ pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
     if *s == ViewState::default() || needs_no_catalog(s) {
         return vec![];
     }
-    if is_trend_of_nothing(s) {
+    if shows_the_newest(s) {
         if let Some(tc) = newest_testcase(root) {
             return vec![tc.to_string()];
         }
@@ -196,9 +196,11 @@ pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
     root.testcases.iter().map(|t| t.name.clone()).collect()
 }
 
-/// The trend tab and nothing else chosen: the newest headline is shown (`defaults`).
-fn is_trend_of_nothing(s: &ViewState) -> bool {
-    *s == (ViewState { tab: Tab::Trend, ..Default::default() })
+/// The trend or compare tab and nothing else chosen: the newest headline is shown (`defaults`),
+/// its trend or its job's base against head.
+pub fn shows_the_newest(s: &ViewState) -> bool {
+    matches!(s.tab, Tab::Trend | Tab::Compare)
+        && ViewState { tab: Tab::Trend, ..s.clone() } == ViewState { tab: Tab::Trend, ..Default::default() }
 }
 
 /// The testcase of the newest report (the root's newest list).
@@ -299,9 +301,9 @@ pub fn from_query(cat: &Catalog, query: &str) -> (ViewState, Vec<String>) {
     let (mut s, more) = resolve(cat, parsed);
     notices.extend(more);
     forget_outside(cat, &mut s);
-    // The trend of nothing: the newest headline's.
-    if is_trend_of_nothing(&s) {
-        return (defaults(cat), notices);
+    // The trend (or compare) of nothing: the newest headline's.
+    if shows_the_newest(&s) {
+        return (ViewState { tab: s.tab, ..defaults(cat) }, notices);
     }
     (s, notices)
 }
@@ -458,16 +460,17 @@ pub(crate) mod tests {
         // the first screen and the newest headlines: the root is enough
         assert!(first("").is_empty() && first("view=reports").is_empty());
         assert!(first("view=changes").is_empty() && first("view=changes&p.fs=xfs").is_empty());
-        // the trend of nothing shows the newest report's testcase: only its catalog
+        // the trend or compare of nothing shows the newest report's testcase: only its catalog
         assert_eq!(first("view=trend"), ["fsmark"]);
-        // a testcase chosen: that one; a view of every testcase (a job list, a filter): all of them
+        assert_eq!(first("view=compare"), ["fsmark"]);
+        // a testcase chosen: that one; a view of every testcase (a filter, a job): all of them
         assert_eq!(first("view=changes&testcase=aim7"), ["aim7"]);
-        assert_eq!(first("view=compare"), all);
         assert_eq!(first("view=trend&p.fs=xfs"), all);
+        assert_eq!(first("view=compare&job=0123456789abcdef"), all);
         // a tab switched to Changes with no testcase loads nothing more
         let cat = Catalog::assembled(std::sync::Arc::new(root.clone()), model::assemble::merge(&root, &[]).unwrap());
         assert!(cat.missing_for(&ViewState::parse("view=changes").0).is_empty());
-        assert_eq!(cat.missing_for(&ViewState::parse("view=compare").0), all);
+        assert_eq!(cat.missing_for(&ViewState::parse("view=compare&p.fs=xfs").0), all);
     }
 
     /// A small index shaped like real imports: two testcases, three jobs, three commits.
@@ -616,10 +619,16 @@ pub(crate) mod tests {
         assert_eq!((s, n.len()), (defaults(&cat), 2), "a trend of an unknown metric: the newest headline's");
         // the trend without a metric shows the newest headline's
         assert_eq!(from_query(&cat, "view=trend").0, defaults(&cat));
+        // and so does Compare with nothing chosen (an unknown metric dropped): its job, base against head
+        let newest = ViewState { tab: Tab::Compare, ..defaults(&cat) };
+        assert!(newest.job.is_some() && newest.commit.is_some());
+        assert_eq!(from_query(&cat, "view=compare").0, newest);
         let (s, n) = from_query(&cat, "view=compare&metric=nope");
-        assert_eq!(s.tab, Tab::Compare);
-        assert_eq!(s.metric, None);
-        assert_eq!(n.len(), 1);
+        assert_eq!((s, n.len()), (newest, 1));
+        // a job chosen is kept
+        let job = cat.index.jobs[2].id.clone();
+        let (s, n) = from_query(&cat, &format!("view=compare&job={job}"));
+        assert_eq!((s.job.as_deref(), s.metric.as_deref(), n.len()), (Some(job.as_str()), None, 0));
     }
 
     #[test]

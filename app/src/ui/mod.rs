@@ -290,8 +290,12 @@ fn tab_button(
             class:active=move || tab.get() == which
             data-testid=testid
             on:click=move |_| nav.push(|s| {
-                // the trend of nothing is the newest headline's
-                if which == Tab::Trend && s.metric.is_none() && s.facets.is_empty() {
+                // the trend (from any view choosing no metric or filter) and the compare of nothing
+                // are the newest headline's
+                let next = ViewState { tab: which, ..s.clone() };
+                if (which == Tab::Trend && s.metric.is_none() && s.facets.is_empty())
+                    || crate::catalog::shows_the_newest(&next)
+                {
                     *s = crate::catalog::defaults(&cat);
                 }
                 s.tab = which;
