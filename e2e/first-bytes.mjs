@@ -10,7 +10,8 @@ const tc = root.newest[0].testcases[0];
 const t = root.testcases.find((x) => x.name === tc);
 const cat = read(t.catalog);
 const heads = cat.headlines ?? [];
-const h = heads.find((x) => x.job != null) ?? heads[0] ?? { metric: t.headline_metrics[0] };
+// no headline (result roots only): the testcase's first headline metric, else the first of the first half's
+const h = heads.find((x) => x.job != null) ?? heads[0] ?? { metric: t.headline_metrics?.[0] ?? decodeMetrics(cat.metrics)[0]?.name };
 const rows = [f('index.json'), f(t.catalog)];
 let m = decodeMetrics(cat.metrics).find((x) => x.name === h.metric);
 let chunks = cat.chunks;
