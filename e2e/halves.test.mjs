@@ -147,3 +147,31 @@ test('views of no testcase fetch only the catalogs they show: the trend and comp
     await srv.close();
   }
 });
+
+test('typing in the search box while the rest loads: the rebuilt page keeps the text and the focus', async () => {
+  const srv = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route(`**${REST}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(srv.url + TREND);
+    await page.waitForFunction(() => document.querySelector('[data-testid=chart]')?.dataset.pending === 'true');
+    await page.keyboard.press('/');
+    await page.keyboard.type('blogb');
+    release();
+    await page.waitForFunction(chartReady);
+    // the explorer was rebuilt with the rest: the box is a new one, with the text and the focus
+    await page.waitForFunction(() => document.activeElement?.id === 'report-search');
+    await page.keyboard.type('ench');
+    assert.equal(await page.getByTestId('report-search').inputValue(), 'blogbench');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'blogbench');
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});

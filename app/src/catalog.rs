@@ -185,7 +185,7 @@ pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
     if !selected.is_empty() {
         return selected;
     }
-    if *s == ViewState::default() || needs_no_catalog(s) {
+    if needs_no_catalog(s) {
         return vec![];
     }
     if shows_the_newest(s) {
@@ -199,8 +199,7 @@ pub fn first_testcases(root: &model::Root, s: &ViewState) -> Vec<String> {
 /// The trend or compare tab and nothing else chosen: the newest headline is shown (`defaults`),
 /// its trend or its job's base against head.
 pub fn shows_the_newest(s: &ViewState) -> bool {
-    matches!(s.tab, Tab::Trend | Tab::Compare)
-        && ViewState { tab: Tab::Trend, ..s.clone() } == ViewState { tab: Tab::Trend, ..Default::default() }
+    matches!(s.tab, Tab::Trend | Tab::Compare) && s.chooses_nothing()
 }
 
 /// The testcase of the newest report (the root's newest list).

@@ -229,6 +229,13 @@ pub struct ViewState {
 }
 
 impl ViewState {
+    /// Nothing is chosen but the tab (one comparison, not inlined at each caller: the first
+    /// screen's module carries it once).
+    #[inline(never)]
+    pub fn chooses_nothing(&self) -> bool {
+        *self == ViewState { tab: self.tab, ..ViewState::default() }
+    }
+
     /// Toggle one facet value, keeping the no-empty-set invariant.
     pub fn toggle(&mut self, key: &FacetKey, value: &str) {
         let set = self.facets.entry(key.clone()).or_default();

@@ -330,6 +330,14 @@ fn after_frame(selector: String, act: fn(web_sys::HtmlElement)) {
     let _ = w.request_animation_frame(cb.unchecked_ref());
 }
 
+/// A selector of the focused element, when it has an id (to give the focus back to its
+/// successor once a view is rebuilt).
+pub fn focused_selector() -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    let id = doc.active_element()?.id();
+    (!id.is_empty()).then(|| format!("[id=\"{}\"]", id.replace('\\', "\\\\").replace('"', "\\\"")))
+}
+
 /// Focus the element `selector` names, and bring it into view, after the next frame; for three
 /// more frames, focus it again if a later re-render replaced it (a list written with `inner_html`
 /// loses the focused node when it is written again).

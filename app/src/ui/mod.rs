@@ -166,7 +166,12 @@ pub fn complete_soon(cat: &Cat, loaded: Loaded) {
     leptos::task::spawn_local(async move {
         let next = web::load_catalogs(all, true).await;
         COMPLETING.with(|c| c.set(false));
+        // nobody asked for this rebuild: whatever had the focus (the search box, a filter) keeps it
+        let focused = web::focused_selector();
         loaded.0.set(Some(next));
+        if let Some(sel) = focused {
+            web::focus_after_frame(sel);
+        }
     });
 }
 
@@ -292,9 +297,8 @@ fn tab_button(
             on:click=move |_| nav.push(|s| {
                 // the trend (from any view choosing no metric or filter) and the compare of nothing
                 // are the newest headline's
-                let next = ViewState { tab: which, ..s.clone() };
                 if (which == Tab::Trend && s.metric.is_none() && s.facets.is_empty())
-                    || crate::catalog::shows_the_newest(&next)
+                    || (which == Tab::Compare && s.chooses_nothing())
                 {
                     *s = crate::catalog::defaults(&cat);
                 }

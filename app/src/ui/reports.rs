@@ -178,18 +178,30 @@ struct Typed {
     pauses: Pauses,
 }
 
+thread_local! {
+    /// The text in the search box while it had the focus when the explorer was rebuilt (a
+    /// catalog loaded): the new box goes on with it.
+    static CARRIED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The search box: suggestions as you type (after a 25 ms pause), arrows move, Enter opens the best (or
 /// highlighted) match, Esc closes; `/` anywhere focuses it.
 #[component]
 pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     let nav = expect_context::<Nav>();
     let rep = expect_context::<Reports>();
-    let raw = RwSignal::new(nav.state.with_untracked(|s| s.q.clone().unwrap_or_default()));
+    // the text typed into the box the rebuilt explorer replaced goes on (its URL write with it)
+    let carried = CARRIED.with(|c| c.take());
+    let raw =
+        RwSignal::new(carried.clone().unwrap_or_else(|| nav.state.with_untracked(|s| s.q.clone().unwrap_or_default())));
     let query = RwSignal::new(raw.get_untracked());
     let open = RwSignal::new(false);
     let highlight = RwSignal::new(None::<usize>);
     let pauses = Pauses::new();
     let st = Typed { raw, query, open, highlight, pauses };
+    if let Some(text) = carried {
+        pauses.typed(text, query, nav);
+    }
     let mail = expect_context::<Mail>();
     let hits = Memo::new(move |_| {
         let q = query.get();
@@ -205,6 +217,9 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
     on_cleanup(move || {
         slash.remove();
         pauses.cancel();
+        if open.try_get_untracked() == Some(true) {
+            CARRIED.with(|c| *c.borrow_mut() = raw.try_get_untracked());
+        }
     });
     let items = move || {
         let list = rep.data.with(|d| d.as_ref().map(|d| d.list.clone())).unwrap_or_default();
