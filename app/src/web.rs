@@ -68,11 +68,13 @@ pub async fn load_text(path: &str) -> Result<Arc<String>, String> {
     Ok(text)
 }
 
-fn cached<T: Send + Sync + 'static>(path: &str) -> Option<Arc<T>> {
+/// A value made of file `path` before (`store`).
+pub fn cached<T: Send + Sync + 'static>(path: &str) -> Option<Arc<T>> {
     CACHE.with(|c| c.borrow().get(path).cloned()).and_then(|v| v.downcast::<T>().ok())
 }
 
-fn store<T: Send + Sync + 'static>(path: &str, v: Arc<T>) {
+/// Keep the value made of file `path` (a file is fetched and parsed once).
+pub fn store<T: Send + Sync + 'static>(path: &str, v: Arc<T>) {
     CACHE.with(|c| c.borrow_mut().insert(path.to_string(), v));
 }
 
@@ -395,21 +397,4 @@ pub async fn load_job(
     let mapped =
         part.job_shard(&sh).map_err(|e| format!("could not load {DATA_DIR}{}: malformed file: {e}", j.shard))?;
     Ok(Some(Arc::new(mapped)))
-}
-
-/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged; `whole`:
-/// each with its rest (`Index::rest`: every report and metric), else what the first chart needs.
-pub async fn load_catalogs(testcases: Vec<String>, whole: bool) -> Result<Arc<crate::catalog::Catalog>, String> {
-    let root = load_json::<model::Root>(model::paths::INDEX).await?;
-    let mut cats = Vec::new();
-    for t in root.testcases.iter().filter(|t| testcases.contains(&t.name)) {
-        let mut c = (*load_json::<model::Index>(&t.catalog).await?).clone();
-        if let Some(rest) = c.rest.clone().filter(|_| whole) {
-            let r = (*load_json::<model::Index>(&rest).await?).clone();
-            c.complete(r).map_err(|e| format!("could not load {DATA_DIR}{rest}: malformed file: {e}"))?;
-        }
-        cats.push((t.catalog.clone(), c));
-    }
-    let merged = model::assemble::merge(&root, &cats).map_err(|e| format!("could not load {DATA_DIR}{e}"))?;
-    Ok(Arc::new(crate::catalog::Catalog::assembled(root, merged)))
 }

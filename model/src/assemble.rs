@@ -117,6 +117,29 @@ impl Part {
     }
 }
 
+/// The merged view of no catalog (what `merge` makes of none, without its code: the page's first
+/// module carries this, the catalogs' module `merge`): every testcase by its root summary.
+pub fn unloaded(root: &Root) -> Assembled {
+    let index = Index {
+        schema: root.schema,
+        generation: root.generation.clone(),
+        totals: root.totals.clone(),
+        testcases: root.testcases.iter().map(unloaded_info).collect(),
+        ..Default::default()
+    };
+    Assembled { index, parts: BTreeMap::new() }
+}
+
+/// A testcase whose catalog is not loaded: its summary in the root.
+fn unloaded_info(t: &crate::TestcaseEntry) -> TestcaseInfo {
+    TestcaseInfo {
+        name: t.name.clone(),
+        headline_metrics: t.headline_metrics.clone(),
+        detected: t.detected,
+        ..Default::default()
+    }
+}
+
 /// Merge loaded catalogs (`(path, catalog)`) under `root`. Testcases of the root whose catalog is
 /// not among them are listed with their summary only (`TestcaseInfo::loaded` false).
 pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, String> {
@@ -173,18 +196,7 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
         infos.insert(tc.clone(), info);
         parts.insert(tc, part);
     }
-    idx.testcases = root
-        .testcases
-        .iter()
-        .map(|t| {
-            infos.remove(&t.name).unwrap_or_else(|| TestcaseInfo {
-                name: t.name.clone(),
-                headline_metrics: t.headline_metrics.clone(),
-                detected: t.detected,
-                ..Default::default()
-            })
-        })
-        .collect();
+    idx.testcases = root.testcases.iter().map(|t| infos.remove(&t.name).unwrap_or_else(|| unloaded_info(t))).collect();
     // headlines: newest report first (a stable order within a report)
     crate::order::sort_by_key(&mut idx.headlines, |h| std::cmp::Reverse(h.report));
     Ok(Assembled { index: idx, parts })
@@ -390,6 +402,18 @@ mod tests {
             testcases: vec![crate::TestcaseEntry { name: "t".into(), ..Default::default() }],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn no_catalog_merges_as_the_roots_summaries() {
+        let mut r = root();
+        r.testcases[0].headline_metrics = vec!["t.m".into()];
+        r.testcases[0].detected = 3;
+        r.totals.reports = 5;
+        let a = unloaded(&r);
+        assert_eq!(a.index, merge(&r, &[]).unwrap().index);
+        assert!(a.parts.is_empty());
+        assert_eq!((a.index.testcases[0].detected, a.index.totals.reports), (3, 5));
     }
 
     #[test]

@@ -105,7 +105,7 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(async move {
         let whole = !crate::catalog::first_chart_only(&ViewState::parse(&web::current_query()).0);
         let cat = match first_testcases(rep).await {
-            Ok(tcs) => web::load_catalogs(tcs, whole).await,
+            Ok(tcs) => split::load_catalogs(tcs, whole).await,
             Err(e) => Err(e),
         };
         loaded.0.set(Some(cat));
@@ -135,7 +135,7 @@ fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
     let mut all: Vec<String> = cat.parts.keys().cloned().collect();
     all.extend(missing);
     leptos::task::spawn_local(async move {
-        let next = web::load_catalogs(all, whole).await;
+        let next = split::load_catalogs(all, whole).await;
         loaded.0.set(Some(next));
     });
     true
@@ -164,7 +164,7 @@ pub fn complete_soon(cat: &Cat, loaded: Loaded) {
     }
     let all: Vec<String> = cat.parts.keys().cloned().collect();
     leptos::task::spawn_local(async move {
-        let next = web::load_catalogs(all, true).await;
+        let next = split::load_catalogs(all, true).await;
         COMPLETING.with(|c| c.set(false));
         // nobody asked for this rebuild: whatever had the focus (the search box, a filter) keeps it
         let focused = web::focused_selector();

@@ -12,12 +12,15 @@
 //! part again retries.
 
 use super::{changes, commit, compare, dist, finder, mail::Mail, trend, Nav};
+use crate::catalog::Catalog;
 use crate::state::Tab;
+use crate::web;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 /// A split-off module that did not load.
@@ -240,4 +243,79 @@ fn failed() -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// What the catalogs' module does: parse a catalog file (`path`, its text), or merge parsed
+/// catalogs under the root. The first screen loads no catalog: their parser and `merge` wait in
+/// a module of their own.
+enum CatalogJob {
+    Parse(String, String),
+    Merge(Arc<model::Root>, Vec<(String, model::Index)>),
+}
+
+enum CatalogDone {
+    Parsed(model::Index),
+    Merged(model::assemble::Assembled),
+}
+
+split_fn!(
+    catalogs,
+    fetch_catalogs,
+    fn catalog_job(job: CatalogJob) -> Result<CatalogDone, String> {
+        match job {
+            CatalogJob::Parse(path, text) => crate::data::parse_json(&path, &text).map(CatalogDone::Parsed),
+            CatalogJob::Merge(root, cats) => model::assemble::merge(&root, &cats)
+                .map(CatalogDone::Merged)
+                .map_err(|e| format!("could not load {}{e}", crate::web::DATA_DIR)),
+        }
+    }
+);
+
+/// `job` done in the catalogs' module (fetched the first time).
+async fn in_catalogs_module(job: CatalogJob) -> Result<CatalogDone, String> {
+    let failed =
+        |_| "the code that reads catalogs could not be loaded (is the network down?): reload the page".to_string();
+    fetch_catalogs().await.map_err(|e| failed(LoadError::from(e)))?;
+    ready!(catalog_job(job)).map_err(failed)?
+}
+
+/// A catalog file, fetched and parsed once.
+async fn catalog_file(path: &str) -> Result<Arc<model::Index>, String> {
+    if let Some(c) = web::cached::<model::Index>(path) {
+        return Ok(c);
+    }
+    let text = web::fetch_text(path).await?;
+    let CatalogDone::Parsed(c) = in_catalogs_module(CatalogJob::Parse(path.to_string(), text)).await? else {
+        return Err(format!("could not load {}{path}", web::DATA_DIR));
+    };
+    let c = Arc::new(c);
+    web::store(path, c.clone());
+    Ok(c)
+}
+
+/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged; `whole`:
+/// each with its rest (`Index::rest`: every report and metric), else what the first chart needs.
+pub async fn load_catalogs(testcases: Vec<String>, whole: bool) -> Result<Arc<Catalog>, String> {
+    let root = web::load_json::<model::Root>(model::paths::INDEX).await?;
+    let entries: Vec<&model::TestcaseEntry> = root.testcases.iter().filter(|t| testcases.contains(&t.name)).collect();
+    if entries.is_empty() {
+        return Ok(Arc::new(Catalog::assembled(root.clone(), model::assemble::unloaded(&root))));
+    }
+    // the module's fetch starts beside the catalogs' (a second call waits for the same one)
+    leptos::task::spawn_local(async {
+        let _ = fetch_catalogs().await;
+    });
+    let mut cats = Vec::new();
+    for t in entries {
+        let mut c = (*catalog_file(&t.catalog).await?).clone();
+        if let Some(rest) = c.rest.clone().filter(|_| whole) {
+            let r = (*catalog_file(&rest).await?).clone();
+            c.complete(r).map_err(|e| format!("could not load {}{rest}: malformed file: {e}", web::DATA_DIR))?;
+        }
+        cats.push((t.catalog.clone(), c));
+    }
+    match in_catalogs_module(CatalogJob::Merge(root.clone(), cats)).await? {
+        CatalogDone::Merged(a) => Ok(Arc::new(Catalog::assembled(root, a))),
+        CatalogDone::Parsed(_) => Err("could not load the catalogs".into()),
+    }
 }
