@@ -63,6 +63,8 @@ for (const [dist, prefix] of [
           now.some((p) => p.endsWith(`/${module}.wasm`)),
           `opening ${tab} fetched its module: ${now.join(' ')}`,
         );
+        // the first view that loads a catalog also fetches the catalogs' parser and merge, once
+        assert.equal(now.filter((p) => p.endsWith('/split_catalogs.wasm')).length, tab === 'trend' ? 1 : 0, now.join(' '));
         assert.equal(await page.$('[data-testid=tab-loading]'), null, `${tab}: the loading notice is gone`);
       }
       // back to the first screen and to Trend again: nothing fetched a second time
@@ -101,6 +103,27 @@ test('a tab whose module fails to load says so, and opening it again retries', a
     assert.equal(await page.$('[data-testid=error]'), null);
     // the blocked fetch is the only error the page saw
     assert.ok(errors.every((e) => /split_trend|Failed to fetch|failed to load|net::ERR_FAILED/i.test(e)), errors.join('\n'));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('the catalogs\' module failing to load is a visible error; a reload recovers', async () => {
+  const server = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    let blocked = true;
+    await page.route('**/split_catalogs.wasm', (route) => (blocked ? route.abort() : route.continue()));
+    await page.goto(`${server.url}?testcase=blogbench&metric=blogbench.write_score`);
+    await page.waitForSelector('[data-testid=error]');
+    assert.match(await page.textContent('[data-testid=error]'), /could not be loaded/);
+    assert.match(await page.locator('header.top').innerText(), /LKP Explorer/);
+    blocked = false;
+    await page.reload();
+    await page.waitForSelector('[data-testid=chart] canvas', { timeout: 20000 });
+    assert.equal(await page.$('[data-testid=error]'), null);
+    assert.ok(errors.every((e) => /split_catalogs|Failed to fetch|failed to load|net::ERR_FAILED/i.test(e)), errors.join('\n'));
   } finally {
     await browser.close();
     await server.close();
