@@ -101,7 +101,7 @@ pub fn App() -> impl IntoView {
     provide_context(mail::Mail::new());
     provide_context(Drawer(RwSignal::new(false)));
     theme::provide();
-    split::prefetch(ViewState::parse(&web::current_query()).0.tab);
+    split::prefetch(&ViewState::parse(&web::current_query()).0);
     leptos::task::spawn_local(async move {
         let whole = !crate::catalog::first_chart_only(&ViewState::parse(&web::current_query()).0);
         let cat = match first_testcases(rep).await {

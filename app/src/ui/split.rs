@@ -195,11 +195,21 @@ enum Module {
     Failed,
 }
 
-/// Starts fetching the module of tab `tab` (a page opened on it), beside the data it waits for.
-pub fn prefetch(tab: Tab) {
-    if tab != Tab::Reports && cfg!(feature = "split") {
+/// Starts fetching the modules a page opened on state `s` needs, beside the data they wait for:
+/// its tab's, and the catalogs' when it shows a catalog.
+pub fn prefetch(s: &crate::state::ViewState) {
+    if !cfg!(feature = "split") {
+        return;
+    }
+    let tab = s.tab;
+    if tab != Tab::Reports {
         leptos::task::spawn_local(async move {
             let _ = fetch(Part::of(tab)).await;
+        });
+    }
+    if !crate::catalog::needs_no_catalog(s) {
+        leptos::task::spawn_local(async {
+            let _ = fetch_catalogs().await;
         });
     }
 }
