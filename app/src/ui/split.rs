@@ -1,5 +1,6 @@
 //! What the first screen does not need: the views of the tabs other than Reports, the commit
-//! panel and the worker's side of a mail read (`read_mail`). With the `split` feature (release
+//! panel, the worker's side of a mail read (`read_mail`) and the catalogs' parser and merge
+//! (`load_catalogs`: the first screen loads no catalog). With the `split` feature (release
 //! builds, `scripts/build-app.sh`) each is a split point: `wasm-split-cli` moves it, and all code
 //! only it reaches (the chart and plotters, the changes list, the distribution, the compare
 //! table…), into a wasm module of its own, fetched the first time it is needed. The first
