@@ -2,7 +2,7 @@
 # Every check, in the order CI runs them (.ci/run calls this):
 #   setup (installs what is missing) · cargo fmt · clippy (native + wasm32) · cargo test (native, whole workspace)
 #   · data/ freshness · trunk release builds (dist/ at '/', dist-sub/ at '/x/y/') · wasm browser tests · e2e
-# Works from a fresh clone on a machine with only Rust: about 15 min the first time, a few minutes after that.
+# Works from a fresh clone on a machine with only Rust: about 25 min the first time (13 of them setup), ~12 min after that.
 # SKIP_SETUP=1 skips scripts/setup.sh (when you know the tools are there).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
