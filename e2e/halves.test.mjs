@@ -24,17 +24,23 @@ after(() => {
 /** The data paths requested, in order (`GET /data/… 200` → `/data/…`). */
 const dataRequests = (srv) => srv.requests.filter((r) => r.startsWith('GET /data/')).map((r) => r.split(' ')[1]);
 
+/** Hold the blogbench catalog's rest back until the returned function is called, as a slow network would. */
+async function holdRest(page) {
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(`**${REST}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test('a trend permalink is drawn from the first half of its catalog; the rest follows the chart', async () => {
   const srv = await serve(DIST);
   const { browser, page, errors } = await launch();
   try {
     // hold the rest back until the first chart is seen, as a slow network would
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route(`**${REST}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRest(page);
     await page.goto(srv.url + TREND);
     await page.waitForFunction(() => {
       const el = document.querySelector('[data-testid=chart]');
@@ -152,12 +158,7 @@ test('typing in the search box while the rest loads: the rebuilt page keeps the 
   const srv = await serve(DIST);
   const { browser, page, errors } = await launch();
   try {
-    let release;
-    const held = new Promise((r) => (release = r));
-    await page.route(`**${REST}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRest(page);
     await page.goto(srv.url + TREND);
     await page.waitForFunction(() => document.querySelector('[data-testid=chart]')?.dataset.pending === 'true');
     await page.keyboard.press('/');

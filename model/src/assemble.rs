@@ -120,14 +120,18 @@ impl Part {
 /// The merged view of no catalog (what `merge` makes of none, without its code: the page's first
 /// module carries this, the catalogs' module `merge`): every testcase by its root summary.
 pub fn unloaded(root: &Root) -> Assembled {
-    let index = Index {
+    let index = Index { testcases: root.testcases.iter().map(unloaded_info).collect(), ..root_only(root) };
+    Assembled { index, parts: BTreeMap::new() }
+}
+
+/// A merged index's start: what the root says of the whole (schema, generation, totals).
+fn root_only(root: &Root) -> Index {
+    Index {
         schema: root.schema,
         generation: root.generation.clone(),
         totals: root.totals.clone(),
-        testcases: root.testcases.iter().map(unloaded_info).collect(),
         ..Default::default()
-    };
-    Assembled { index, parts: BTreeMap::new() }
+    }
 }
 
 /// A testcase whose catalog is not loaded: its summary in the root.
@@ -148,12 +152,7 @@ pub fn merge(root: &Root, catalogs: &[(String, Index)]) -> Result<Assembled, Str
     }
     let order = commit_order(catalogs);
     let commit_pos: HashMap<&str, u32> = order.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
-    let mut idx = Index {
-        schema: root.schema,
-        generation: root.generation.clone(),
-        totals: root.totals.clone(),
-        ..Default::default()
-    };
+    let mut idx = root_only(root);
     idx.commits = order.clone();
     // reports: every catalog's, one entry per id, in time order (undated first), then source
     let mut reports: BTreeMap<(i64, String, String), crate::ReportMeta> = BTreeMap::new();
