@@ -71,7 +71,7 @@ const VIEWS = [
   }],
   ['changes of a testcase', async (page) => {
     await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic`);
-    await page.getByTestId('changes-table').waitFor();
+    await page.locator('[data-testid=changes-csv]:not([disabled])').waitFor();
   }],
   ['latency distribution', async (page) => {
     await page.goto(`${site.srv.url}?view=compare&job=${seedJob.id}`);

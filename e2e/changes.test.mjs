@@ -156,7 +156,8 @@ test('detected steps are marked on the trend at their head commit', async () => 
   const cat = index.catalogs.blogbench;
   const chunk = chunkOf(index, 'blogbench', 'blogbench.write_score');
   const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
-  const changesFile = readData(cat.changes);
+  assert.equal(cat.changes.length, 1, 'blogbench has one page of changes');
+  const changesFile = readData(cat.changes[0]);
   const localJob = blogHeadline.job - index.jobOffset.blogbench;
   const stated = changesFile.changes.map(decodeChange).find((c) => c.job === localJob && c.metric === 'blogbench.write_score');
   const step = encodeChange({ ...stated, source: 'detected', headline: false, noise_ratio: 4.2, report: null });
@@ -165,7 +166,7 @@ test('detected steps are marked on the trend at their head commit', async () => 
     c.detected = [...(c.detected || []), step];
     await route.fulfill({ contentType: 'application/json', body: JSON.stringify(c) });
   });
-  await page.route(`**/data/${cat.changes}`, async (route) => {
+  await page.route(`**/data/${cat.changes[0]}`, async (route) => {
     await route.fulfill({ contentType: 'application/json', body: JSON.stringify({ ...changesFile, changes: [...changesFile.changes, step] }) });
   });
   const q = new URLSearchParams({ testcase: 'blogbench', metric: 'blogbench.write_score', jobs: blogJob.id });
@@ -184,7 +185,7 @@ test('detected steps are marked on the trend at their head commit', async () => 
   const sources = await page.locator('[data-testid=change-row]').evaluateAll((rs) => rs.map((r) => r.dataset.source));
   assert.deepEqual(sources, ['detected']);
   await page.unroute(`**/data/${chunk}`);
-  await page.unroute(`**/data/${cat.changes}`);
+  await page.unroute(`**/data/${cat.changes[0]}`);
   assert.deepEqual(errors, []);
 });
 
@@ -209,5 +210,38 @@ test('Changes with no testcase: the newest headline changes of every testcase, e
   await page.getByTestId('recent-change').first().locator('button[data-act=testcase]').click();
   await waitQuery(page, 'testcase', first.testcases[0]);
   await page.getByTestId('changes-summary').waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test('Changes of a testcase of several pages: the first page rows at once, the rest as it arrives', async () => {
+  const { page, errors } = site.ctx;
+  await page.waitForLoadState('networkidle'); // the test before may leave a catalog's rest loading
+  const pages = index.catalogs['fio-basic'].changes;
+  assert.equal(pages.length, 2, 'the bundled fio-basic has two pages of changes');
+  const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
+  const [first, second] = pages.map((p) => readData(p).changes.map(decodeChange));
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(`**/data/${pages[1]}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic`);
+  const loading = page.getByTestId('changes-loading');
+  await loading.waitFor();
+  assert.match(await loading.innerText(), /loading the changes: 1 of 2 files/);
+  // the first page is the top of the view's order: its first record is the first row
+  const rows = page.locator('[data-testid=change-row]');
+  assert.equal(await rows.count(), 200);
+  assert.equal(await rows.first().getAttribute('data-metric'), first[0].metric);
+  assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${first.length} changes in scope`));
+  assert.ok(await page.getByTestId('changes-csv').isDisabled(), 'no CSV of a part');
+  release();
+  await loading.waitFor({ state: 'detached' });
+  const all = first.length + second.length;
+  assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${all} changes in scope`));
+  assert.ok(await page.getByTestId('changes-csv').isEnabled());
+  assert.equal(await rows.first().getAttribute('data-metric'), first[0].metric, 'the top row stays');
+  await page.unroute(`**/data/${pages[1]}`);
   assert.deepEqual(errors, []);
 });

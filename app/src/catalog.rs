@@ -563,7 +563,7 @@ pub(crate) mod tests {
             }],
             totals: Default::default(),
             chunks: vec!["s/x/0.json".into()],
-            changes: None,
+            changes: vec![],
             rest: None,
             quiet: vec![],
         }

@@ -94,24 +94,15 @@ pub fn list(shards: &[Arc<ChangesShard>], in_scope: impl Fn(u32) -> bool, f: &Ch
     out
 }
 
-/// |change| with NaN treated as no change, for ordering.
-fn magnitude(r: &ChangeRecord) -> f64 {
-    if r.change.is_nan() {
-        -1.0
-    } else {
-        r.change.abs()
-    }
-}
-
 /// Order rows: the sort key first (for `Change`: headline changes, then |change|), then |change|,
 /// metric, head commit and position, so the order is total and stable across reloads.
 pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
-    let by_change = |a: &ChangeRecord, b: &ChangeRecord| magnitude(b).total_cmp(&magnitude(a));
+    let by_change = |a: &ChangeRecord, b: &ChangeRecord| b.magnitude().total_cmp(&a.magnitude());
     model::order::sort_by(rows, |&pa, &pb| {
         let (a, b) = (at(shards, pa), at(shards, pb));
         let first = match key {
-            // the changes the reports are about lead; then the largest
-            ChangesSort::Change => b.headline.cmp(&a.headline).then_with(|| by_change(a, b)),
+            // the changes the reports are about lead; then the largest (the order of the pages)
+            ChangesSort::Change => ChangeRecord::listing_order(a, b),
             ChangesSort::Noise => match (a.noise_ratio, b.noise_ratio) {
                 (Some(x), Some(y)) => y.total_cmp(&x),
                 (Some(_), None) => Ordering::Less,
@@ -364,9 +355,27 @@ pub fn rows_html(ctx: &RowCtx, shards: &[Arc<ChangesShard>], rows: &[Pos], n: us
     o
 }
 
+/// The changes files loaded so far for the view (`web::load_changes`), in merged positions.
+#[derive(Clone, Default)]
+pub struct Loaded {
+    pub shards: Arc<Vec<Arc<ChangesShard>>>,
+    /// Files loaded, of how many the selected testcases have.
+    pub files: usize,
+    pub of: usize,
+}
+
+impl Loaded {
+    pub fn complete(&self) -> bool {
+        self.files >= self.of
+    }
+}
+
 /// Everything the Changes view shows for one state and the loaded shards.
 pub struct ChangesModel {
     pub shards: Arc<Vec<Arc<ChangesShard>>>,
+    /// Changes files loaded, of how many (the view is complete when they are equal).
+    pub files: usize,
+    pub of: usize,
     pub listing: Listing,
     pub labels: HashMap<u32, String>,
     /// Per testcase, what its listed jobs share.
@@ -382,7 +391,8 @@ impl ChangesModel {
 }
 
 /// List the changes of the jobs matching the facets, with their labels.
-pub fn model(cat: &Catalog, s: &ViewState, shards: Arc<Vec<Arc<ChangesShard>>>) -> ChangesModel {
+pub fn model(cat: &Catalog, s: &ViewState, loaded: Loaded) -> ChangesModel {
+    let Loaded { shards, files, of } = loaded;
     let mut scope = vec![false; cat.index.jobs.len()];
     for j in crate::facets::matching_jobs(&cat.index.jobs, s) {
         scope[j] = true;
@@ -393,7 +403,7 @@ pub fn model(cat: &Catalog, s: &ViewState, shards: Arc<Vec<Arc<ChangesShard>>>) 
         shards.iter().flat_map(|sh| sh.changes.iter().map(|r| r.job)).filter(|&j| in_scope(j)).collect();
     let (labels, common) = job_labels(&cat.index.jobs, &jobs);
     let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
-    ChangesModel { shards, listing, labels, common, histograms }
+    ChangesModel { shards, files, of, listing, labels, common, histograms }
 }
 
 const HEAD: &str = "<thead><tr><th>testcase</th><th>job</th><th class=\"metric\">metric</th><th>base → head</th>\
@@ -405,15 +415,29 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
     let l = &m.listing;
     let mut o = Html::new();
     put!(o, "<div class=\"compare-controls\">{}</div>", controls_html(f, &l.namespaces));
+    let complete = m.files >= m.of;
+    if !complete {
+        put!(
+            o,
+            "<p class=\"loading\" data-testid=\"changes-loading\" role=\"status\">loading the changes: {} of {} files; \
+             the counts and rows below are those of the files loaded so far</p>",
+            m.files,
+            m.of
+        );
+    }
     put!(
         o,
-        "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements \
-         <button class=\"export\" data-act=\"csv\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>",
+        "<p class=\"compare-summary\" data-testid=\"changes-summary\">{} changes in scope · {} shown · {} regressions · {} improvements ",
         l.in_scope,
         l.rows.len(),
         l.regressions,
         l.improvements
     );
+    o.lit(if complete {
+        "<button class=\"export\" data-act=\"csv\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>"
+    } else {
+        "<button class=\"export\" data-testid=\"changes-csv\" disabled title=\"once every change is loaded\">CSV</button></p>"
+    });
     let common: Vec<String> =
         m.common.iter().filter(|(_, v)| !v.is_empty()).map(|(tc, v)| format!("{tc}: {v}")).collect();
     if !common.is_empty() {
@@ -840,7 +864,7 @@ mod tests {
     #[test]
     fn whole_view_pages_rows() {
         let cat = Catalog::new(sample_index());
-        let sh = Arc::new(shards());
+        let sh = Loaded { shards: Arc::new(shards()), files: 2, of: 2 };
         let mut s = ViewState::default();
         s.toggle(&FacetKey::Testcase, "blogbench");
         let m = model(&cat, &s, sh.clone());
@@ -855,10 +879,33 @@ mod tests {
         assert!(h.contains("blogbench: machine=lkp-icl-2sp9 disk=1SSD"), "{h}");
         let h = view_html(&cat.index, &m, &s.changes, PAGE).into_string();
         assert!(!h.contains("data-act=\"more\""));
+        assert!(!h.contains("changes-loading") && h.contains("data-act=\"csv\""), "complete: no status, CSV on");
         s.changes.headline = true;
         s.changes.dir = Some(Direction::Regression);
         let m = model(&cat, &s, sh);
         assert!(view_html(&cat.index, &m, &s.changes, PAGE).as_str().contains("No change matches these filters."));
+    }
+
+    #[test]
+    fn a_view_still_loading_says_so_and_exports_nothing() {
+        let cat = Catalog::new(sample_index());
+        let mut s = ViewState::default();
+        s.toggle(&FacetKey::Testcase, "blogbench");
+        let first = Loaded { shards: Arc::new(shards()[..1].to_vec()), files: 1, of: 3 };
+        let h = view_html(&cat.index, &model(&cat, &s, first), &s.changes, PAGE).into_string();
+        assert!(h.contains("loading the changes: 1 of 3 files"), "{h}");
+        assert!(h.contains("4 changes in scope"), "the loaded file's rows are listed: {h}");
+        assert!(!h.contains("data-act=\"csv\"") && h.contains("disabled"), "no CSV of a part: {h}");
+    }
+
+    #[test]
+    fn the_default_order_is_the_order_of_the_pages() {
+        let sh = shards();
+        let l = list(&sh, |_| true, &ChangesFilter::default());
+        let listed: Vec<&ChangeRecord> = l.rows.iter().map(|&p| at(&sh, p)).collect();
+        let mut paged: Vec<&ChangeRecord> = sh.iter().flat_map(|s| s.changes.iter()).collect();
+        paged.sort_by(|a, b| ChangeRecord::listing_order(a, b));
+        assert_eq!(listed, paged, "the view lists in the order the importer pages");
     }
 
     #[test]

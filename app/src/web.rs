@@ -239,27 +239,45 @@ pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'sta
     Some(ResizeGuard { observer, _callback: callback })
 }
 
-/// The changes of `testcases` (their changes files, in merged positions), in order. With
-/// `skip_missing`, one that cannot be loaded is left out; else the first error is returned.
+/// The changes of `testcases` (their changes files, in merged positions), file by file: the first
+/// page of each testcase (the top of the view's default order), then the others in order.
+/// `progress` gets what is loaded once every first page is, then at most once a second, and at
+/// the end (an error ends the load); when it returns false (the view moved on), loading stops.
 pub async fn load_changes(
     cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
-    skip_missing: bool,
-) -> Result<crate::shared::Shared<Vec<Arc<model::ChangesShard>>>, String> {
-    let mut out = Vec::new();
-    for t in testcases {
-        let Some(part) = cat.parts.get(&t) else { continue };
-        let Some(path) = &part.changes else { continue };
+    mut progress: impl FnMut(Result<crate::changes::Loaded, String>) -> bool,
+) {
+    let parts: Vec<&model::assemble::Part> = testcases.iter().filter_map(|t| cat.parts.get(t)).collect();
+    let firsts = parts.iter().filter(|p| !p.changes.is_empty()).count();
+    let rest = parts.iter().flat_map(|p| p.changes.iter().skip(1).map(move |c| (*p, c)));
+    let files: Vec<(&model::assemble::Part, &String)> =
+        parts.iter().filter_map(|p| p.changes.first().map(|c| (*p, c))).chain(rest).collect();
+    let of = files.len();
+    let mut out = Vec::with_capacity(of);
+    let mut told = None::<f64>;
+    for (part, path) in files {
         let got = load_json::<model::ChangesShard>(path).await.and_then(|sh| {
             part.changes(&sh).map_err(|e| format!("could not load {DATA_DIR}{path}: malformed file: {e}"))
         });
         match got {
             Ok(sh) => out.push(Arc::new(sh)),
-            Err(_) if skip_missing => {}
-            Err(e) => return Err(e),
+            Err(e) => {
+                progress(Err(e));
+                return;
+            }
+        }
+        let now = js_sys::Date::now();
+        let due = out.len() >= firsts && told.is_none_or(|t| now - t >= 1000.0);
+        if out.len() < of && due {
+            told = Some(now);
+            let loaded = crate::changes::Loaded { shards: Arc::new(out.clone()), files: out.len(), of };
+            if !progress(Ok(loaded)) {
+                return;
+            }
         }
     }
-    Ok(crate::shared::Shared(Arc::new(out)))
+    progress(Ok(crate::changes::Loaded { shards: Arc::new(out), files: of, of }));
 }
 
 /// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,

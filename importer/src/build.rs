@@ -573,7 +573,14 @@ pub fn build_testcases_each<R: Send>(
     let mut done: Vec<(usize, R)> = v
         .into_iter()
         .par_bridge()
-        .map(|(i, tc, docs)| (i, each(build_testcase(&tc, sort_by_time(docs), opts))))
+        .map(|(i, tc, docs)| {
+            let t0 = std::time::Instant::now();
+            let built = build_testcase(&tc, sort_by_time(docs), opts);
+            let t1 = std::time::Instant::now();
+            let r = each(built);
+            crate::timing::testcase(&tc, t1 - t0, t1.elapsed());
+            (i, r)
+        })
         .collect();
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
@@ -913,7 +920,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         headlines,
         totals,
         chunks: vec![],
-        changes: None,
+        changes: vec![],
         rest: None,
         quiet: vec![],
     };

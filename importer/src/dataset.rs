@@ -88,9 +88,12 @@ impl Published {
     /// Every change of a testcase, in merged positions.
     pub fn changes(&self, testcase: &str) -> Result<ChangesShard, String> {
         let part = self.part(testcase)?;
-        let Some(rel) = &part.changes else { return Ok(ChangesShard::default()) };
-        let shard: ChangesShard = read(&self.dir, rel)?;
-        part.changes(&shard).map_err(|e| format!("{rel}: {e}"))
+        let mut all = ChangesShard { schema: SCHEMA_VERSION, testcase: testcase.to_string(), changes: Vec::new() };
+        for rel in &part.changes {
+            let shard: ChangesShard = read(&self.dir, rel)?;
+            all.changes.extend(part.changes(&shard).map_err(|e| format!("{rel}: {e}"))?.changes);
+        }
+        Ok(all)
     }
 
     pub fn report_doc(&self, id: &str) -> Result<ReportDoc, String> {
@@ -246,20 +249,44 @@ fn check_testcase(
         }
         scripts.extend(j.script.iter().map(|h| paths::script(h)));
     }
-    if let Some(rel) = &cat.changes {
-        checked += 1;
-        match read_hashed::<ChangesShard>(dir, rel) {
-            Ok(s) => {
-                if let Err(e) = part.changes(&s) {
-                    problems.push(format!("{rel}: {e}"));
-                }
-            }
-            Err(e) => problems.push(e),
-        }
-    }
+    checked += check_changes(dir, &cat, &part, problems);
     for r in &cat.reports {
         docs.insert(r.doc());
         scripts.extend(r.script.iter().map(|h| paths::script(h)));
     }
     checked
+}
+
+/// A catalog's changes pages: each parses, maps into the catalog, holds `changes_page_len(k)`
+/// records (the last at most that) and follows the listing order from the page before.
+fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems: &mut Vec<String>) -> usize {
+    let mut last: Option<model::ChangeRecord> = None;
+    let n = cat.changes.len();
+    for (k, rel) in cat.changes.iter().enumerate() {
+        let s = match read_hashed::<ChangesShard>(dir, rel) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        if let Err(e) = part.changes(&s) {
+            problems.push(format!("{rel}: {e}"));
+        }
+        let want = model::changes_page_len(k);
+        let len = s.changes.len();
+        if len == 0 || len > want || (k + 1 < n && len != want) {
+            problems.push(format!("{rel}: changes page {k} of {n} holds {len} changes, not {want}"));
+        }
+        let out_of_order = last
+            .iter()
+            .chain(&s.changes)
+            .zip(s.changes.iter())
+            .any(|(a, b)| model::ChangeRecord::listing_order(a, b) == std::cmp::Ordering::Greater);
+        if out_of_order {
+            problems.push(format!("{rel}: changes not in the listing order"));
+        }
+        last = s.changes.last().cloned();
+    }
+    n
 }

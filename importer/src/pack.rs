@@ -5,8 +5,8 @@
 
 use crate::build::{Dataset, TestcaseData};
 use model::{
-    paths, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary, Root,
-    SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
+    paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
+    Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -106,10 +106,9 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
         cat.jobs[j as usize].shard = path.clone();
         files.push((path, bytes));
     }
-    if !changes.is_empty() {
-        let bytes = json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.clone(), changes });
+    for bytes in changes_pages(tc, changes) {
         let path = paths::changes(tc, &paths::content_hash(&bytes));
-        cat.changes = Some(path.clone());
+        cat.changes.push(path.clone());
         files.push((path, bytes));
     }
     let (spine, rest) = split_catalog(cat, &own);
@@ -121,6 +120,23 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
     files.push((path.clone(), bytes));
     (entry(&spine, rest.metrics.len(), path), files)
+}
+
+/// A testcase's changes as the bytes of its pages: in the Changes view's default order
+/// (`ChangeRecord::listing_order`, ties in build order), `changes_page_len(k)` records in page `k`,
+/// serialised in parallel.
+fn changes_pages(tc: &str, mut changes: Vec<ChangeRecord>) -> Vec<Vec<u8>> {
+    use rayon::prelude::*;
+    changes.par_sort_by(ChangeRecord::listing_order);
+    let mut pages: Vec<Vec<ChangeRecord>> = Vec::new();
+    let mut rest = changes.into_iter();
+    while rest.len() > 0 {
+        pages.push(rest.by_ref().take(model::changes_page_len(pages.len())).collect());
+    }
+    pages
+        .into_par_iter()
+        .map(|changes| json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes }))
+        .collect()
 }
 
 /// A whole catalog as its two published halves: what the first chart needs (commits, jobs,

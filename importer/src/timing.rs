@@ -21,3 +21,14 @@ impl Stages {
         self.last = now;
     }
 }
+
+/// One testcase's build and its `each` (pack and write), when `LKPX_TIMINGS` is set.
+pub fn testcase(name: &str, build: std::time::Duration, rest: std::time::Duration) {
+    if std::env::var_os("LKPX_TIMINGS").is_some() {
+        eprintln!(
+            "lkpx: timing: testcase {name}: built {:.3}s, packed and written {:.3}s",
+            build.as_secs_f64(),
+            rest.as_secs_f64()
+        );
+    }
+}

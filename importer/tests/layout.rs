@@ -279,3 +279,39 @@ fn a_killed_import_leaves_a_whole_dataset() {
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&full);
 }
+
+/// A testcase's changes are pages in the Changes view's default order, the first holding the
+/// top 1,024 (what the view shows first); `lkpx check` names pages out of that order.
+#[test]
+fn a_testcases_changes_are_pages_in_the_views_order() {
+    let out = tmpdir("pages");
+    import(&out, &ALL);
+    let data = importer::dataset::Published::open(&out).unwrap();
+    let part = &data.assembled.parts["fio-basic"];
+    assert_eq!(part.changes.len(), 2, "{:?}", part.changes);
+    let read = |p: &str| serde_json::from_slice::<model::ChangesShard>(&std::fs::read(out.join(p)).unwrap()).unwrap();
+    let (first, second) = (read(&part.changes[0]), read(&part.changes[1]));
+    assert_eq!(first.changes.len(), model::changes_page_len(0));
+    assert!(!second.changes.is_empty() && second.changes.len() <= model::changes_page_len(1));
+    let all: Vec<model::ChangeRecord> = first.changes.iter().chain(&second.changes).cloned().collect();
+    let mut sorted = all.clone();
+    sorted.sort_by(model::ChangeRecord::listing_order);
+    assert_eq!(all, sorted, "pages in the listing order");
+    assert!(first.changes[0].headline, "a headline change leads");
+    assert_eq!(data.changes("fio-basic").unwrap().changes.len(), all.len(), "read back whole");
+    // the pages swapped in the catalog (written under its new name, the root pointed at it)
+    let root_path = out.join("index.json");
+    let mut root: model::Root = serde_json::from_slice(&std::fs::read(&root_path).unwrap()).unwrap();
+    let entry = root.testcases.iter_mut().find(|t| t.name == "fio-basic").unwrap();
+    let mut cat: model::Index = serde_json::from_slice(&std::fs::read(out.join(&entry.catalog)).unwrap()).unwrap();
+    cat.changes.swap(0, 1);
+    let bytes = serde_json::to_vec(&cat).unwrap();
+    entry.catalog = model::paths::catalog("fio-basic", &model::paths::content_hash(&bytes));
+    std::fs::write(out.join(&entry.catalog), bytes).unwrap();
+    std::fs::write(&root_path, serde_json::to_vec(&root).unwrap()).unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{}: changes page 0 of 2 holds", part.changes[1])), "{err}");
+    assert!(err.contains(&format!("{}: changes not in the listing order", part.changes[0])), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -20,7 +20,7 @@ pub struct Assembled {
 pub struct Part {
     pub catalog: String,
     pub chunks: Vec<String>,
-    pub changes: Option<String>,
+    pub changes: Vec<String>,
     metric_chunk: HashMap<String, u32>,
     commits: Vec<u32>,
     jobs: Vec<u32>,

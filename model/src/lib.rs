@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -56,9 +56,11 @@ pub struct Index {
     /// `MetricInfo::chunk` is a position here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<String>,
-    /// The changes file of this testcase (the Changes view), when it has changes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub changes: Option<String>,
+    /// The changes files of this testcase (the Changes view), none when it has no changes: its
+    /// changes in the view's default order (`ChangeRecord::listing_order`) in pages of
+    /// `changes_page_len(k)` records, so that the view shows its first rows from the first page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
     /// A published catalog is what the first chart needs: its reports, its metrics beyond the
     /// first charts' (`metrics` lists those only) and their chunks are in this file, the
     /// catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing but `reports`,
@@ -521,14 +523,22 @@ pub struct JobShard {
     pub series: Vec<SeriesData>,
 }
 
-/// `data/c/<testcase>.<hash>.json`: every change of one testcase, stated by a report or detected
-/// along a series. This is what the Changes view fetches (never the first screen).
+/// `data/c/<testcase>.<hash>.json`: one page of a testcase's changes, stated by a report or
+/// detected along a series (`Index::changes`). This is what the Changes view fetches (never the
+/// first screen).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChangesShard {
     pub schema: u32,
     pub testcase: String,
     #[serde(with = "wire::changes")]
     pub changes: Vec<ChangeRecord>,
+}
+
+/// Records in the `k`-th page (from 0) of a testcase's changes: 1,024, doubling up to 16,384.
+/// The first page is what the Changes view shows first (its default order's top 1,024, where
+/// the view shows 200); the later ones are fewer requests for the rest.
+pub fn changes_page_len(k: usize) -> usize {
+    1024 << k.min(4)
 }
 
 /// Where a change comes from.
@@ -570,6 +580,28 @@ pub struct ChangeRecord {
     /// The report's headline names this change.
     #[serde(default, skip_serializing_if = "is_false")]
     pub headline: bool,
+}
+
+impl ChangeRecord {
+    /// |change| for ordering, a NaN change counted as none.
+    pub fn magnitude(&self) -> f64 {
+        if self.change.is_nan() {
+            -1.0
+        } else {
+            self.change.abs()
+        }
+    }
+
+    /// The Changes view's default order, in which the importer pages a testcase's changes: the
+    /// changes the reports' headlines name first, then the largest |change|, then by metric name
+    /// and newest head commit. Records equal under it keep their order.
+    pub fn listing_order(a: &ChangeRecord, b: &ChangeRecord) -> std::cmp::Ordering {
+        b.headline
+            .cmp(&a.headline)
+            .then_with(|| b.magnitude().total_cmp(&a.magnitude()))
+            .then_with(|| a.metric.cmp(&b.metric))
+            .then_with(|| b.head.cmp(&a.head))
+    }
 }
 
 pub use layout::*;

@@ -1,7 +1,8 @@
 //! The Changes view: every stated or detected change of the selected testcases in one table
 //! (with none selected, the newest reports' headline changes across all testcases).
-//! Listing, ordering and the HTML are `changes`; this component loads the shards, sets the HTML
-//! and handles its controls and links with one delegated handler each.
+//! Listing, ordering and the HTML are `changes`; this component loads the files (the first page
+//! of each testcase first, the view redrawn as more arrive), sets the HTML and handles its
+//! controls and links with one delegated handler each.
 
 use super::{Cat, Nav, Shared};
 use crate::changes::{self, ChangesModel, PAGE};
@@ -20,12 +21,31 @@ pub fn ChangesView() -> impl IntoView {
             s.selected(&FacetKey::Testcase).filter(|t| c0.testcase(t).is_some()).cloned().collect::<Vec<String>>()
         })
     });
+    // the files as they arrive (`web::load_changes`); a load for testcases no longer selected stops
+    let loaded = RwSignal::new(None::<Result<changes::Loaded, String>>);
+    let run = StoredValue::new(0u64);
     let cl = cat.clone();
-    let shards = LocalResource::new(move || web::load_changes(cl.clone(), testcases.get(), false));
+    Effect::new(move |_| {
+        let tcs = testcases.get();
+        let me = run.get_value() + 1;
+        run.set_value(me);
+        loaded.set(None);
+        let cat = cl.clone();
+        leptos::task::spawn_local(async move {
+            web::load_changes(cat, tcs, move |got| {
+                let current = run.try_get_value() == Some(me);
+                if current {
+                    loaded.set(Some(got));
+                }
+                current
+            })
+            .await;
+        });
+    });
     let c1 = cat.clone();
     let model = Memo::new(move |_| {
-        let loaded = shards.get()?;
-        Some(loaded.map(|sh| Shared(std::sync::Arc::new(nav.state.with(|s| changes::model(&c1, s, sh.0))))))
+        let loaded = loaded.get()?;
+        Some(loaded.map(|l| Shared(std::sync::Arc::new(nav.state.with(|s| changes::model(&c1, s, l))))))
     });
     let limit = RwSignal::new(PAGE);
     let c2 = cat.clone();
