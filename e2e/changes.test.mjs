@@ -236,8 +236,10 @@ test('Changes of a testcase of several pages: the first page rows at once, the r
   assert.equal(await rows.first().getAttribute('data-metric'), first[0].metric);
   assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${first.length} changes in scope`));
   assert.ok(await page.getByTestId('changes-csv').isDisabled(), 'no CSV of a part');
+  assert.match(await page.getByTestId('changes-partial').innerText(), /first 1 of 2 files/);
   release();
   await loading.waitFor({ state: 'detached' });
+  await page.getByTestId('changes-partial').waitFor({ state: 'detached' });
   const all = first.length + second.length;
   assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${all} changes in scope`));
   assert.ok(await page.getByTestId('changes-csv').isEnabled());

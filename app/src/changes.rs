@@ -370,6 +370,19 @@ impl Loaded {
     }
 }
 
+/// What `web::load_changes` reports as the files arrive.
+pub enum Progress {
+    /// The files to list from: once every selected testcase's first page is in, and at the end.
+    Loaded(Loaded),
+    /// Only the count: files loaded, of how many.
+    Files(usize, usize),
+}
+
+/// The status line while files load.
+pub fn loading_text(files: usize, of: usize) -> Option<String> {
+    (files < of).then(|| format!("loading the changes: {files} of {of} files"))
+}
+
 /// Everything the Changes view shows for one state and the loaded shards.
 pub struct ChangesModel {
     pub shards: Arc<Vec<Arc<ChangesShard>>>,
@@ -419,8 +432,8 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
     if !complete {
         put!(
             o,
-            "<p class=\"loading\" data-testid=\"changes-loading\" role=\"status\">loading the changes: {} of {} files; \
-             the counts and rows below are those of the files loaded so far</p>",
+            "<p class=\"hint\" data-testid=\"changes-partial\">The counts and rows below are those of the first {} of {} \
+             files (the top of the default order); the others are loading.</p>",
             m.files,
             m.of
         );
@@ -879,7 +892,7 @@ mod tests {
         assert!(h.contains("blogbench: machine=lkp-icl-2sp9 disk=1SSD"), "{h}");
         let h = view_html(&cat.index, &m, &s.changes, PAGE).into_string();
         assert!(!h.contains("data-act=\"more\""));
-        assert!(!h.contains("changes-loading") && h.contains("data-act=\"csv\""), "complete: no status, CSV on");
+        assert!(!h.contains("changes-partial") && h.contains("data-act=\"csv\""), "complete: no status, CSV on");
         s.changes.headline = true;
         s.changes.dir = Some(Direction::Regression);
         let m = model(&cat, &s, sh);
@@ -893,7 +906,9 @@ mod tests {
         s.toggle(&FacetKey::Testcase, "blogbench");
         let first = Loaded { shards: Arc::new(shards()[..1].to_vec()), files: 1, of: 3 };
         let h = view_html(&cat.index, &model(&cat, &s, first), &s.changes, PAGE).into_string();
-        assert!(h.contains("loading the changes: 1 of 3 files"), "{h}");
+        assert!(h.contains("those of the first 1 of 3 files"), "{h}");
+        assert_eq!(loading_text(1, 3).as_deref(), Some("loading the changes: 1 of 3 files"));
+        assert_eq!(loading_text(3, 3), None, "no status once loaded");
         assert!(h.contains("4 changes in scope"), "the loaded file's rows are listed: {h}");
         assert!(!h.contains("data-act=\"csv\"") && h.contains("disabled"), "no CSV of a part: {h}");
     }

@@ -32,10 +32,21 @@ pub fn js_error(e: JsValue) -> String {
 
 /// Fetch a file below `data/` as text. Errors name the file: `could not load data/x.json: ...`.
 pub async fn fetch_text(path: &str) -> Result<String, String> {
+    fetched_text(path, fetch_start(path)).await
+}
+
+/// Start fetching a file below `data/` (the browser downloads it while the page does other work);
+/// `fetched_text` waits for it.
+pub fn fetch_start(path: &str) -> Option<js_sys::Promise> {
+    Some(web_sys::window()?.fetch_with_str(&format!("{DATA_DIR}{path}")))
+}
+
+/// The text of the file whose fetch `fetch_start` started.
+pub async fn fetched_text(path: &str, started: Option<js_sys::Promise>) -> Result<String, String> {
     let url = format!("{DATA_DIR}{path}");
     let fail = |why: String| format!("could not load {url}: {why}");
-    let window = web_sys::window().ok_or_else(|| fail("no window".into()))?;
-    let resp = JsFuture::from(window.fetch_with_str(&url)).await.map_err(|e| fail(js_error(e)))?;
+    let started = started.ok_or_else(|| fail("no window".into()))?;
+    let resp = JsFuture::from(started).await.map_err(|e| fail(js_error(e)))?;
     let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
     if !resp.ok() {
         return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
@@ -53,6 +64,19 @@ where
         return Ok(v);
     }
     let text = fetch_text(path).await?;
+    let value: Arc<T> = Arc::new(parse_json(path, &text)?);
+    store(path, value.clone());
+    Ok(value)
+}
+
+/// `load_json` of a file whose fetch may have been started (`fetch_start`); `None`: fetch it now
+/// unless it is cached.
+pub async fn load_json_started<T>(path: &str, started: Option<js_sys::Promise>) -> Result<Arc<T>, String>
+where
+    T: DeserializeOwned + Versioned + Send + Sync + 'static,
+{
+    let Some(started) = started else { return load_json(path).await };
+    let text = fetched_text(path, Some(started)).await?;
     let value: Arc<T> = Arc::new(parse_json(path, &text)?);
     store(path, value.clone());
     Ok(value)
@@ -239,25 +263,34 @@ pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'sta
     Some(ResizeGuard { observer, _callback: callback })
 }
 
+/// Changes files requested ahead of the one being parsed (latency hidden behind parsing).
+const CHANGES_AHEAD: usize = 3;
+
 /// The changes of `testcases` (their changes files, in merged positions), file by file: the first
-/// page of each testcase (the top of the view's default order), then the others in order.
-/// `progress` gets what is loaded once every first page is, then at most once a second, and at
-/// the end (an error ends the load); when it returns false (the view moved on), loading stops.
+/// page of each testcase (the top of the view's default order), then the others in order, a few
+/// requested ahead. `progress` gets what is loaded once every first page is, the count of files
+/// after each later one, and everything at the end; an error ends the load, and so does
+/// `progress` returning false (the view moved on).
 pub async fn load_changes(
     cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
-    mut progress: impl FnMut(Result<crate::changes::Loaded, String>) -> bool,
+    mut progress: impl FnMut(Result<crate::changes::Progress, String>) -> bool,
 ) {
+    use crate::changes::{Loaded, Progress};
     let parts: Vec<&model::assemble::Part> = testcases.iter().filter_map(|t| cat.parts.get(t)).collect();
-    let firsts = parts.iter().filter(|p| !p.changes.is_empty()).count();
     let rest = parts.iter().flat_map(|p| p.changes.iter().skip(1).map(move |c| (*p, c)));
     let files: Vec<(&model::assemble::Part, &String)> =
         parts.iter().filter_map(|p| p.changes.first().map(|c| (*p, c))).chain(rest).collect();
-    let of = files.len();
+    let (of, firsts) = (files.len(), parts.iter().filter(|p| !p.changes.is_empty()).count());
+    let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
     let mut out = Vec::with_capacity(of);
-    let mut told = None::<f64>;
-    for (part, path) in files {
-        let got = load_json::<model::ChangesShard>(path).await.and_then(|sh| {
+    for (k, &(part, path)) in files.iter().enumerate() {
+        while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < of {
+            let next = files[k + ahead.len()].1;
+            ahead.push_back(if cached::<model::ChangesShard>(next).is_some() { None } else { fetch_start(next) });
+        }
+        let started = ahead.pop_front().flatten();
+        let got = load_json_started::<model::ChangesShard>(path, started).await.and_then(|sh| {
             part.changes(&sh).map_err(|e| format!("could not load {DATA_DIR}{path}: malformed file: {e}"))
         });
         match got {
@@ -267,17 +300,17 @@ pub async fn load_changes(
                 return;
             }
         }
-        let now = js_sys::Date::now();
-        let due = out.len() >= firsts && told.is_none_or(|t| now - t >= 1000.0);
-        if out.len() < of && due {
-            told = Some(now);
-            let loaded = crate::changes::Loaded { shards: Arc::new(out.clone()), files: out.len(), of };
-            if !progress(Ok(loaded)) {
-                return;
-            }
+        let files = out.len();
+        let now = match files {
+            n if n == of => break,
+            n if n == firsts => Progress::Loaded(Loaded { shards: Arc::new(out.clone()), files, of }),
+            n => Progress::Files(n, of),
+        };
+        if !progress(Ok(now)) {
+            return;
         }
     }
-    progress(Ok(crate::changes::Loaded { shards: Arc::new(out), files: of, of }));
+    progress(Ok(Progress::Loaded(Loaded { shards: Arc::new(out), files: of, of })));
 }
 
 /// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,

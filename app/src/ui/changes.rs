@@ -23,6 +23,7 @@ pub fn ChangesView() -> impl IntoView {
     });
     // the files as they arrive (`web::load_changes`); a load for testcases no longer selected stops
     let loaded = RwSignal::new(None::<Result<changes::Loaded, String>>);
+    let files = RwSignal::new((0usize, 0usize));
     let run = StoredValue::new(0u64);
     let cl = cat.clone();
     Effect::new(move |_| {
@@ -30,18 +31,26 @@ pub fn ChangesView() -> impl IntoView {
         let me = run.get_value() + 1;
         run.set_value(me);
         loaded.set(None);
+        files.set((0, 0));
         let cat = cl.clone();
         leptos::task::spawn_local(async move {
             web::load_changes(cat, tcs, move |got| {
                 let current = run.try_get_value() == Some(me);
-                if current {
-                    loaded.set(Some(got));
+                match got {
+                    _ if !current => {}
+                    Ok(changes::Progress::Files(n, of)) => files.set((n, of)),
+                    Ok(changes::Progress::Loaded(l)) => {
+                        files.set((l.files, l.of));
+                        loaded.set(Some(Ok(l)));
+                    }
+                    Err(e) => loaded.set(Some(Err(e))),
                 }
                 current
             })
             .await;
         });
     });
+    let status = move || files.with(|&(n, of)| changes::loading_text(n, of));
     let c1 = cat.clone();
     let model = Memo::new(move |_| {
         let loaded = loaded.get()?;
@@ -116,5 +125,8 @@ pub fn ChangesView() -> impl IntoView {
             }
         }
     };
-    view! { <section class="changes" data-testid="changes" on:click=on_click on:change=on_change inner_html=body></section> }
+    view! {
+        {move || status().map(|t| view! { <p class="loading" data-testid="changes-loading" role="status">{t}</p> })}
+        <section class="changes" data-testid="changes" on:click=on_click on:change=on_change inner_html=body></section>
+    }
 }
