@@ -659,16 +659,25 @@ fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) ->
 }
 
 /// Jobs of a testcase's rows, in key order, and each row table's job position.
+/// The jobs in the order the reports (in time order) first measure them, so that a newer report's
+/// new job comes last and every older job keeps its position (an incremental import then leaves
+/// the files of the jobs it does not touch as they are).
 fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
     // rows of one table share their job's Arc: each Arc is looked at once
     let mut arcs: HashMap<usize, &JobKey, FastHash> = HashMap::default();
+    let mut job_keys: Vec<JobKey> = Vec::new();
+    let mut job_pos_by_key: HashMap<&JobKey, u32, FastHash> = HashMap::default();
     for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
-        arcs.entry(Arc::as_ptr(&r.job) as usize).or_insert(&*r.job);
+        let key = &*r.job;
+        arcs.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| {
+            let n = job_pos_by_key.len() as u32;
+            if let std::collections::hash_map::Entry::Vacant(v) = job_pos_by_key.entry(key) {
+                v.insert(n);
+                job_keys.push(key.clone());
+            }
+            key
+        });
     }
-    let job_keys: BTreeSet<&JobKey> = arcs.values().copied().collect();
-    let job_keys: Vec<JobKey> = job_keys.into_iter().cloned().collect();
-    let job_pos_by_key: HashMap<&JobKey, u32, FastHash> =
-        job_keys.iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
     let by_ptr: HashMap<usize, u32, FastHash> = arcs.into_iter().map(|(p, k)| (p, job_pos_by_key[k])).collect();
     let jobs = job_keys
         .iter()

@@ -315,3 +315,46 @@ fn a_testcases_changes_are_pages_in_the_views_order() {
     assert!(err.contains(&format!("{}: changes not in the listing order", part.changes[0])), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The daily case: the newest mail, with jobs never measured before, added `--into` a dataset.
+/// Every job measured before keeps its position and so its file (jobs are numbered in the order
+/// reports first measure them), and the result is the bytes of a full import.
+#[test]
+fn a_newer_mails_new_jobs_leave_the_other_jobs_files_alone() {
+    let (mails, last, inc, full) =
+        (tmpdir("daily-mails"), tmpdir("daily-last"), tmpdir("daily-inc"), tmpdir("daily-full"));
+    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
+    import(&inc, &[mails.to_str().unwrap()]);
+    let jobs = |dir: &Path| -> BTreeMap<String, String> {
+        let data = importer::dataset::Published::open(dir).unwrap();
+        data.index.jobs.iter().map(|j| (j.id.clone(), j.shard.clone())).collect()
+    };
+    let before = jobs(&inc);
+    add(&inc, &[last.to_str().unwrap()]);
+    let after = jobs(&inc);
+    let new: Vec<&String> = after.keys().filter(|j| !before.contains_key(*j)).collect();
+    assert!(!new.is_empty(), "the newest mail measures a new job");
+    // the old jobs the newest mail does not measure: their files are the same files
+    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", last.to_str().unwrap()]).output().unwrap();
+    let measured: std::collections::BTreeSet<String> = String::from_utf8(rows.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            let params: BTreeMap<String, String> = serde_json::from_value(v["params"].clone()).unwrap();
+            model::job_id(v["testcase"].as_str().unwrap(), v["tbox_group"].as_str().unwrap(), &params)
+        })
+        .collect();
+    let untouched: Vec<(&String, &String)> = before.iter().filter(|(j, _)| !measured.contains(*j)).collect();
+    assert!(untouched.len() > 50, "{} untouched jobs", untouched.len());
+    for (j, shard) in untouched {
+        assert_eq!(after.get(j), Some(shard), "job {j} keeps its file");
+    }
+    import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
+    assert!(tree(&full) == tree(&inc), "the bytes of a full import");
+    for d in [mails, last, inc, full] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
