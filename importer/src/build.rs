@@ -762,11 +762,15 @@ fn points_stage<'a>(
             notes: d.notes.clone(),
         });
     }
-    // sort each series' observations by commit order, then report
-    let mut sorted: Vec<((u32, &str), Points)> = series.into_iter().collect();
-    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    out.series = sorted
+    // series in key order (positions sorted, not the series: moving a `Points` per comparison
+    // cost a big testcase a second), each series' observations by commit order, then report
+    let mut slots: Vec<Option<((u32, &str), Points)>> = series.into_iter().map(Some).collect();
+    let mut order: Vec<u32> = (0..slots.len() as u32).collect();
+    let key = |i: u32| slots[i as usize].as_ref().map(|s| s.0);
+    order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
+    out.series = order
         .into_iter()
+        .filter_map(|i| slots[i as usize].take())
         .map(|((j, m), mut p)| {
             sort_points(&mut p);
             ((j, m.to_string()), p)

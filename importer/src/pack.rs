@@ -125,11 +125,16 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
 /// A testcase's changes as the bytes of its pages: in the Changes view's default order
 /// (`ChangeRecord::listing_order`, ties in build order), `changes_page_len(k)` records in page `k`,
 /// serialised in parallel.
-fn changes_pages(tc: &str, mut changes: Vec<ChangeRecord>) -> Vec<Vec<u8>> {
+fn changes_pages(tc: &str, changes: Vec<ChangeRecord>) -> Vec<Vec<u8>> {
     use rayon::prelude::*;
-    changes.par_sort_by(ChangeRecord::listing_order);
+    // positions sorted (ties by position: the build's order), then the records moved once
+    let mut order: Vec<u32> = (0..changes.len() as u32).collect();
+    let at = |i: u32| &changes[i as usize];
+    order.par_sort_unstable_by(|&a, &b| ChangeRecord::listing_order(at(a), at(b)).then(a.cmp(&b)));
+    let mut slots: Vec<Option<ChangeRecord>> = changes.into_iter().map(Some).collect();
+    let sorted: Vec<ChangeRecord> = order.into_iter().filter_map(|i| slots[i as usize].take()).collect();
     let mut pages: Vec<Vec<ChangeRecord>> = Vec::new();
-    let mut rest = changes.into_iter();
+    let mut rest = sorted.into_iter();
     while rest.len() > 0 {
         pages.push(rest.by_ref().take(model::changes_page_len(pages.len())).collect());
     }
