@@ -176,3 +176,38 @@ test('typing in the search box while the rest loads: the rebuilt page keeps the 
     await srv.close();
   }
 });
+
+test('the Changes of a testcase list its first page from the first half; the rest names the reports, then every page loads', async () => {
+  const srv = await serve(DIST);
+  const { browser, page, errors } = await launch();
+  try {
+    const fio = index.catalogs['fio-basic'];
+    assert.equal(fio.changes.length, 2);
+    const rest = `/data/${fio.rest}`;
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route(`**${rest}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${srv.url}?view=changes&testcase=fio-basic`);
+    const rows = page.locator('[data-testid=change-row]');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 200);
+    const before = dataRequests(srv);
+    assert.ok(before.includes(`/data/${fio.changes[0]}`), before.join('\n'));
+    assert.ok(!before.includes(`/data/${fio.changes[1]}`), 'the other page waits for the rest');
+    assert.equal(await page.locator('[data-testid=change-row] td.links a').count(), 0, 'no report link before the rest');
+    release();
+    await page.locator('[data-testid=changes-csv]:not([disabled])').waitFor();
+    const after = dataRequests(srv);
+    assert.ok(after.includes(rest) && after.includes(`/data/${fio.changes[1]}`), after.join('\n'));
+    assert.ok((await page.locator('[data-testid=change-row] td.links a').count()) > 0, 'the reports are linked');
+    const all = fio.changes.map((p) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', p), 'utf8')).changes.length);
+    assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${all[0] + all[1]} changes in scope`));
+    assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});

@@ -60,13 +60,13 @@ impl Catalog {
     /// State `s` needs what the loaded catalogs' rests hold: a view other than the first chart,
     /// or a metric the loaded halves do not list.
     pub fn needs_rest(&self, s: &ViewState) -> bool {
-        self.is_pending() && (!first_chart_only(s) || s.metric.as_deref().is_some_and(|m| self.metric(m).is_none()))
+        self.is_pending() && (!first_halves_enough(s) || s.metric.as_deref().is_some_and(|m| self.metric(m).is_none()))
     }
 
     /// Whether catalogs loaded for `s` are loaded whole: once the page has any whole, or when `s`
     /// shows more than a chart.
     pub fn load_whole(&self, s: &ViewState) -> bool {
-        (!self.parts.is_empty() && !self.is_pending()) || !first_chart_only(s)
+        (!self.parts.is_empty() && !self.is_pending()) || !first_halves_enough(s)
     }
 
     /// A catalog of one index with no files behind it (tests).
@@ -211,10 +211,16 @@ fn newest_testcase(root: &model::Root) -> Option<&String> {
     root.newest.first().and_then(|r| r.testcases.first())
 }
 
-/// State `s` is a trend chart of a metric and nothing more (no commit, report or other view): what
-/// a catalog's first half (`Index::rest`) is enough for.
-pub fn first_chart_only(s: &ViewState) -> bool {
-    s.tab == Tab::Trend && s.metric.is_some() && s.commit.is_none() && s.report.is_none() && s.open.is_none()
+/// What the catalogs' first halves (`Index::rest`) are enough for, their rests following after the
+/// first paint: a trend chart of a metric, or the Changes of chosen testcases (a row's report is a
+/// position, its link and notes come with the rest), with no commit or report open.
+pub fn first_halves_enough(s: &ViewState) -> bool {
+    let shown = match s.tab {
+        Tab::Trend => s.metric.is_some(),
+        Tab::Changes => s.selected(&FacetKey::Testcase).next().is_some(),
+        _ => false,
+    };
+    shown && s.commit.is_none() && s.report.is_none() && s.open.is_none()
 }
 
 /// Check a parsed state against the data: names that do not exist are dropped with a notice,
@@ -422,7 +428,7 @@ pub(crate) mod tests {
         assert!(cat.is_pending());
         let (s, notes) = from_query(&cat, "view=trend&testcase=blogbench&metric=blogbench.write_score");
         assert!(notes.is_empty(), "{notes:?}");
-        assert!(first_chart_only(&s) && !cat.needs_rest(&s) && !cat.load_whole(&s));
+        assert!(first_halves_enough(&s) && !cat.needs_rest(&s) && !cat.load_whole(&s));
         // a metric and a report only the rest lists are kept, and the rest is loaded for them
         let (s, notes) = from_query(&cat, "view=trend&testcase=blogbench&metric=vmstat.system.cs&rid=r1");
         assert!(notes.is_empty(), "{notes:?}");
@@ -439,6 +445,15 @@ pub(crate) mod tests {
         s.commit = None;
         s.tab = Tab::Compare;
         assert!(cat.needs_rest(&s));
+        // the Changes of a chosen testcase list from the first half, of none need no catalog
+        s.tab = Tab::Changes;
+        assert!(first_halves_enough(&s) && !cat.needs_rest(&s) && !cat.load_whole(&s));
+        // a row's pending report is not named (it has no id yet); its commit and job are
+        let r = model::ChangeRecord { report: Some(0), ..Default::default() };
+        crate::changes::open_reproduce(&cat, &mut s, &r);
+        assert_eq!((s.commit.is_some(), s.job.is_some(), s.report.as_deref()), (true, true, None));
+        s.facets.clear();
+        assert!(!first_halves_enough(&s));
         // a whole catalog drops what it does not know, and needs nothing more
         let whole = Catalog::new(sample_index());
         let (s, notes) = from_query(&whole, "view=trend&testcase=blogbench&metric=nope.metric&rid=r9");

@@ -498,7 +498,9 @@ pub fn open_reproduce(cat: &Catalog, s: &mut ViewState, r: &ChangeRecord) {
     let idx = &cat.index;
     s.commit = idx.commits.get(r.head as usize).map(|c| c.id.clone());
     s.job = idx.jobs.get(r.job as usize).map(|j| j.id.clone());
-    s.report = r.report.and_then(|k| idx.reports.get(k as usize)).map(|rep| rep.id.clone());
+    // a report still pending (its catalog's rest not loaded) has no id to name
+    s.report =
+        r.report.and_then(|k| idx.reports.get(k as usize)).filter(|rep| !rep.is_pending()).map(|rep| rep.id.clone());
 }
 
 /// The latency distribution of a bin change: its family, job and pair.

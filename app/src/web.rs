@@ -270,10 +270,12 @@ const CHANGES_AHEAD: usize = 3;
 /// page of each testcase (the top of the view's default order), then the others in order, a few
 /// requested ahead. `progress` gets what is loaded once every first page is, the count of files
 /// after each later one, and everything at the end; an error ends the load, and so does
-/// `progress` returning false (the view moved on).
+/// `progress` returning false (the view moved on). With `first_only`, the load ends with the
+/// first pages (the catalogs' rests come next, then the view loads again, whole).
 pub async fn load_changes(
     cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
+    first_only: bool,
     mut progress: impl FnMut(Result<crate::changes::Progress, String>) -> bool,
 ) {
     use crate::changes::{Loaded, Progress};
@@ -282,10 +284,11 @@ pub async fn load_changes(
     let files: Vec<(&model::assemble::Part, &String)> =
         parts.iter().filter_map(|p| p.changes.first().map(|c| (*p, c))).chain(rest).collect();
     let (of, firsts) = (files.len(), parts.iter().filter(|p| !p.changes.is_empty()).count());
+    let end = if first_only { firsts } else { of };
     let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
-    let mut out = Vec::with_capacity(of);
-    for (k, &(part, path)) in files.iter().enumerate() {
-        while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < of {
+    let mut out = Vec::with_capacity(end);
+    for (k, &(part, path)) in files.iter().take(end).enumerate() {
+        while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < end {
             let next = files[k + ahead.len()].1;
             ahead.push_back(if cached::<model::ChangesShard>(next).is_some() { None } else { fetch_start(next) });
         }
@@ -300,17 +303,16 @@ pub async fn load_changes(
                 return;
             }
         }
-        let files = out.len();
-        let now = match files {
-            n if n == of => break,
-            n if n == firsts => Progress::Loaded(Loaded { shards: Arc::new(out.clone()), files, of }),
+        let now = match out.len() {
+            n if n == end => break,
+            n if n == firsts => Progress::Loaded(Loaded { shards: Arc::new(out.clone()), files: n, of }),
             n => Progress::Files(n, of),
         };
         if !progress(Ok(now)) {
             return;
         }
     }
-    progress(Ok(Progress::Loaded(Loaded { shards: Arc::new(out), files: of, of })));
+    progress(Ok(Progress::Loaded(Loaded { files: out.len(), shards: Arc::new(out), of })));
 }
 
 /// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,

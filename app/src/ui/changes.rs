@@ -25,6 +25,7 @@ pub fn ChangesView() -> impl IntoView {
     let loaded = RwSignal::new(None::<Result<changes::Loaded, String>>);
     let files = RwSignal::new((0usize, 0usize));
     let run = StoredValue::new(0u64);
+    let catalogs = expect_context::<super::Loaded>();
     let cl = cat.clone();
     Effect::new(move |_| {
         let tcs = testcases.get();
@@ -33,8 +34,12 @@ pub fn ChangesView() -> impl IntoView {
         loaded.set(None);
         files.set((0, 0));
         let cat = cl.clone();
+        // from first halves: the first pages, then (after they are shown) the rests, and the
+        // explorer rebuilt whole loads every page
+        let first_only = cat.is_pending();
         leptos::task::spawn_local(async move {
-            web::load_changes(cat, tcs, move |got| {
+            let after = cat.clone();
+            web::load_changes(cat, tcs, first_only, move |got| {
                 let current = run.try_get_value() == Some(me);
                 match got {
                     _ if !current => {}
@@ -42,6 +47,7 @@ pub fn ChangesView() -> impl IntoView {
                     Ok(changes::Progress::Loaded(l)) => {
                         files.set((l.files, l.of));
                         loaded.set(Some(Ok(l)));
+                        super::complete_after_paint(&after, catalogs);
                     }
                     Err(e) => loaded.set(Some(Err(e))),
                 }

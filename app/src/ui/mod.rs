@@ -103,7 +103,7 @@ pub fn App() -> impl IntoView {
     theme::provide();
     split::prefetch(&ViewState::parse(&web::current_query()).0);
     leptos::task::spawn_local(async move {
-        let whole = !crate::catalog::first_chart_only(&ViewState::parse(&web::current_query()).0);
+        let whole = !crate::catalog::first_halves_enough(&ViewState::parse(&web::current_query()).0);
         let cat = match first_testcases(rep).await {
             Ok(tcs) => split::load_catalogs(tcs, whole).await,
             Err(e) => Err(e),
