@@ -658,10 +658,10 @@ fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) ->
     (table, commits)
 }
 
-/// Jobs of a testcase's rows, in key order, and each row table's job position.
-/// The jobs in the order the reports (in time order) first measure them, so that a newer report's
-/// new job comes last and every older job keeps its position (an incremental import then leaves
-/// the files of the jobs it does not touch as they are).
+/// Jobs of a testcase's rows and each row table's job position: the jobs in the order the
+/// reports (in time order) first measure them, so that a newer report's new job comes last and
+/// every older job keeps its position (an incremental import then leaves the files of the jobs
+/// it does not touch as they are).
 fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
     // rows of one table share their job's Arc: each Arc is looked at once
     let mut arcs: HashMap<usize, &JobKey, FastHash> = HashMap::default();
@@ -762,8 +762,8 @@ fn points_stage<'a>(
             notes: d.notes.clone(),
         });
     }
-    // series in key order (positions sorted, not the series: moving a `Points` per comparison
-    // cost a big testcase a second), each series' observations by commit order, then report
+    // series in key order (their positions sorted, then each series moved once: a `Points` is a
+    // dozen vectors), each series' observations by commit order, then report
     let mut slots: Vec<Option<((u32, &str), Points)>> = series.into_iter().map(Some).collect();
     let mut order: Vec<u32> = (0..slots.len() as u32).collect();
     let key = |i: u32| slots[i as usize].as_ref().map(|s| s.0);

@@ -49,7 +49,10 @@ pub fn ChangesView() -> impl IntoView {
                         loaded.set(Some(Ok(l)));
                         super::complete_after_paint(&after, catalogs);
                     }
-                    Err(e) => loaded.set(Some(Err(e))),
+                    Err(e) => {
+                        files.set((0, 0));
+                        loaded.set(Some(Err(e)));
+                    }
                 }
                 current
             })
