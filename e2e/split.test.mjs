@@ -49,6 +49,14 @@ for (const [dist, prefix] of [
         gzip += zlib.gzipSync(buf, { level: 6 }).length;
       }
       console.log(`# first-screen app shell (${prefix}): ${raw} B, gzip -6 ${gzip} B`);
+      // the root is fetched once, while the app's module downloads (index.html preloads it), not after
+      assert.equal(first.filter((p) => p === 'data/index.json').length, 1, first.join(' '));
+      const timing = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => ({ name: e.name, start: e.startTime, end: e.responseEnd })),
+      );
+      const root = timing.find((e) => e.name.endsWith('/data/index.json'));
+      const wasm = timing.find((e) => e.name.endsWith('/app_bg.wasm'));
+      assert.ok(root && wasm && root.start < wasm.end, `root requested at ${root?.start} ms, the module in at ${wasm?.end} ms`);
 
       for (const [tab, module, ready] of [
         ['trend', 'split_trend', '[data-testid=chart] canvas'],
