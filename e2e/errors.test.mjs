@@ -1,4 +1,5 @@
-// End-to-end tests of broken data: a corrupted trend shard, a missing compare shard, a malformed
+// End-to-end tests of broken data: a corrupted trend shard, a missing compare shard, a missing page of
+// changes, a malformed
 // index.json and an index of another schema version each show a visible message naming the file,
 // never a blank page or an uncaught error. Each test serves a temporary copy of dist/.
 
@@ -75,6 +76,18 @@ test('a missing compare shard shows an error naming the file', async () => {
   const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', job.shard)), `?view=compare&job=${job.id}`);
   try {
     await expectError(ctx, new RegExp(`could not load data/${job.shard.replace(/\./g, '\\.')}: HTTP 404`));
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('a missing later page of changes shows an error naming the file, and no loading status', async () => {
+  const pages = index.catalogs['fio-basic'].changes;
+  assert.equal(pages.length, 2);
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', pages[1])), '?view=changes&testcase=fio-basic');
+  try {
+    await expectError(ctx, new RegExp(`could not load data/${pages[1].replace(/\./g, '\\.')}: HTTP 404`));
+    assert.equal(await ctx.page.getByTestId('changes-loading').count(), 0);
   } finally {
     await close(ctx);
   }
