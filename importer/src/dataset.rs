@@ -278,15 +278,32 @@ fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems
         if len == 0 || len > want || (k + 1 < n && len != want) {
             problems.push(format!("{rel}: changes page {k} of {n} holds {len} changes, not {want}"));
         }
-        let out_of_order = last
-            .iter()
-            .chain(&s.changes)
-            .zip(s.changes.iter())
-            .any(|(a, b)| model::ChangeRecord::listing_order(a, b) == std::cmp::Ordering::Greater);
-        if out_of_order {
+        if out_of_order(last.as_ref(), &s.changes) {
             problems.push(format!("{rel}: changes not in the listing order"));
         }
         last = s.changes.last().cloned();
     }
     n
+}
+
+/// Whether `page`, after the record `last` of the page before, leaves the listing order.
+fn out_of_order(last: Option<&model::ChangeRecord>, page: &[model::ChangeRecord]) -> bool {
+    let seq: Vec<&model::ChangeRecord> = last.into_iter().chain(page).collect();
+    seq.windows(2).any(|w| model::ChangeRecord::listing_order(w[0], w[1]) == std::cmp::Ordering::Greater)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_out_of_the_listing_order_is_found_within_the_first_page_too() {
+        let c = |change: f64| model::ChangeRecord { change, ..Default::default() };
+        let page = vec![c(9.0), c(5.0), c(1.0)];
+        assert!(!out_of_order(None, &page));
+        assert!(!out_of_order(Some(&c(10.0)), &page));
+        assert!(out_of_order(Some(&c(2.0)), &page), "after a smaller change of the page before");
+        assert!(out_of_order(None, &[c(1.0), c(5.0)]), "within the first page");
+        assert!(!out_of_order(None, &[]) && !out_of_order(Some(&c(1.0)), &[]));
+    }
 }
