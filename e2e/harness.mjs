@@ -281,19 +281,24 @@ export function decodeSeries(a) {
 const CHANGE_KEYS = ['source', 'job', 'metric', 'base', 'head', 'base_mean', 'head_mean', 'change', 'kind', 'direction',
   'p_value', 'noise_ratio', 'report', 'headline'];
 
+/** `model::wire::changes`' codes of a change's kind and direction. */
+const KINDS = ['percent', 'absolute', 'reproduction'];
+const DIRECTIONS = ['regression', 'undefined', 'improvement'];
+
 /** A change array (model::wire::changes) as the object model::ChangeRecord is. */
 export function decodeChange(a) {
   const c = Object.fromEntries(CHANGE_KEYS.map((k, i) => [k, a[i]]));
   c.source = c.source === 1 ? 'detected' : 'stated';
   c.headline = c.headline === 1;
+  c.kind = KINDS[c.kind];
+  c.direction = DIRECTIONS[c.direction];
   return c;
 }
 
 /** The inverse of decodeChange (for tests that serve a changed file). */
 export function encodeChange(c) {
-  return CHANGE_KEYS.map((k) =>
-    k === 'source' ? (c.source === 'detected' ? 1 : 0) : k === 'headline' ? (c.headline ? 1 : 0) : c[k] ?? null,
-  );
+  const code = { source: c.source === 'detected' ? 1 : 0, headline: c.headline ? 1 : 0, kind: KINDS.indexOf(c.kind), direction: DIRECTIONS.indexOf(c.direction) };
+  return CHANGE_KEYS.map((k) => (k in code ? code[k] : c[k] ?? null));
 }
 
 /** A metric array `[name, direction, chunk, series, flags]`. */

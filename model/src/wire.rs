@@ -121,24 +121,24 @@ pub mod series {
 }
 
 /// One change as `[source, job, metric, base, head, base_mean, head_mean, change, kind, direction, p_value,
-/// noise_ratio, report, headline]`; source 0 stated / 1 detected, headline 0 / 1, absent options `null`.
+/// noise_ratio, report, headline]`; source 0 stated / 1 detected, kind 0 percent / 1 absolute /
+/// 2 reproduction, direction 0 regression / 1 undefined / 2 improvement, headline 0 / 1, absent
+/// options `null`. (Kind and direction as numbers: as names they were a fifth of a changes page.)
 #[derive(Serialize, Deserialize)]
-struct ChangeWire<M>(
-    u8,
-    u32,
-    M,
-    u32,
-    u32,
-    f64,
-    f64,
-    f64,
-    ChangeKind,
-    Direction,
-    Option<f64>,
-    Option<f64>,
-    Option<u32>,
-    u8,
-);
+struct ChangeWire<M>(u8, u32, M, u32, u32, f64, f64, f64, u8, u8, Option<f64>, Option<f64>, Option<u32>, u8);
+
+const KINDS: [ChangeKind; 3] = [ChangeKind::Percent, ChangeKind::Absolute, ChangeKind::Reproduction];
+const DIRECTIONS: [Direction; 3] = [Direction::Regression, Direction::Undefined, Direction::Improvement];
+
+/// The code of `x` in `all` (its position).
+fn code_of<T: PartialEq>(all: &[T], x: &T) -> u8 {
+    all.iter().position(|y| y == x).unwrap_or(0) as u8
+}
+
+/// The value of code `c` in `all`, or an error naming `what`.
+fn of_code<T: Copy, E: de::Error>(all: &[T], c: u8, what: &str) -> Result<T, E> {
+    all.get(c as usize).copied().ok_or_else(|| E::custom(format!("{what} code {c} is not one of 0..{}", all.len())))
+}
 
 impl<'a> From<&'a ChangeRecord> for ChangeWire<&'a str> {
     fn from(c: &'a ChangeRecord) -> Self {
@@ -151,8 +151,8 @@ impl<'a> From<&'a ChangeRecord> for ChangeWire<&'a str> {
             c.base_mean,
             c.head_mean,
             c.change,
-            c.kind,
-            c.direction,
+            code_of(&KINDS, &c.kind),
+            code_of(&DIRECTIONS, &c.direction),
             c.p_value,
             c.noise_ratio,
             c.report,
@@ -161,9 +161,10 @@ impl<'a> From<&'a ChangeRecord> for ChangeWire<&'a str> {
     }
 }
 
-impl From<ChangeWire<String>> for ChangeRecord {
-    fn from(w: ChangeWire<String>) -> Self {
-        ChangeRecord {
+impl ChangeWire<String> {
+    fn record<E: de::Error>(self) -> Result<ChangeRecord, E> {
+        let w = self;
+        Ok(ChangeRecord {
             source: if w.0 == 1 { ChangeSource::Detected } else { ChangeSource::Stated },
             job: w.1,
             metric: w.2,
@@ -172,13 +173,13 @@ impl From<ChangeWire<String>> for ChangeRecord {
             base_mean: w.5,
             head_mean: w.6,
             change: w.7,
-            kind: w.8,
-            direction: w.9,
+            kind: of_code(&KINDS, w.8, "change kind")?,
+            direction: of_code(&DIRECTIONS, w.9, "direction")?,
             p_value: w.10,
             noise_ratio: w.11,
             report: w.12,
             headline: w.13 == 1,
-        }
+        })
     }
 }
 
@@ -191,7 +192,7 @@ pub mod changes {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ChangeRecord>, D::Error> {
-        Ok(Vec::<ChangeWire<String>>::deserialize(d)?.into_iter().map(ChangeRecord::from).collect())
+        Vec::<ChangeWire<String>>::deserialize(d)?.into_iter().map(ChangeWire::record).collect()
     }
 }
 
@@ -609,6 +610,19 @@ mod tests {
         let shard = ChangesShard { schema: 2, testcase: "t".into(), changes: vec![c.clone(), ChangeRecord::default()] };
         let text = serde_json::to_string(&shard).unwrap();
         assert_eq!(serde_json::from_str::<ChangesShard>(&text).unwrap(), shard);
+        assert!(text.contains(r#"[1,1,"m",2,3,1.5,2.5,66.7,0,0,null,4.2,7,1]"#), "kind and direction as codes: {text}");
+        // every kind and direction round trips; a code past them is an error, not a default
+        for (kind, direction) in super::KINDS.iter().zip(super::DIRECTIONS.iter()) {
+            let one = ChangesShard {
+                changes: vec![ChangeRecord { kind: *kind, direction: *direction, ..c.clone() }],
+                ..shard.clone()
+            };
+            let text = serde_json::to_string(&one).unwrap();
+            assert_eq!(serde_json::from_str::<ChangesShard>(&text).unwrap(), one);
+        }
+        let bad = text.replace(",66.7,0,0,", ",66.7,3,0,");
+        let err = serde_json::from_str::<ChangesShard>(&bad).unwrap_err().to_string();
+        assert!(err.contains("change kind code 3"), "{err}");
         let m = |name: &str, direction, kpi, fail, chunk, series| MetricInfo {
             name: name.into(),
             direction,
