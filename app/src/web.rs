@@ -60,23 +60,19 @@ pub async fn load_json<T>(path: &str) -> Result<Arc<T>, String>
 where
     T: DeserializeOwned + Versioned + Send + Sync + 'static,
 {
-    if let Some(v) = cached::<T>(path) {
-        return Ok(v);
-    }
-    let text = fetch_text(path).await?;
-    let value: Arc<T> = Arc::new(parse_json(path, &text)?);
-    store(path, value.clone());
-    Ok(value)
+    load_json_started(path, None).await
 }
 
-/// `load_json` of a file whose fetch may have been started (`fetch_start`); `None`: fetch it now
-/// unless it is cached.
+/// `load_json` of a file whose fetch `fetch_start` may have begun (`None`: begun here, unless the
+/// file is cached).
 pub async fn load_json_started<T>(path: &str, started: Option<js_sys::Promise>) -> Result<Arc<T>, String>
 where
     T: DeserializeOwned + Versioned + Send + Sync + 'static,
 {
-    let Some(started) = started else { return load_json(path).await };
-    let text = fetched_text(path, Some(started)).await?;
+    if let Some(v) = cached::<T>(path) {
+        return Ok(v);
+    }
+    let text = fetched_text(path, started.or_else(|| fetch_start(path))).await?;
     let value: Arc<T> = Arc::new(parse_json(path, &text)?);
     store(path, value.clone());
     Ok(value)
