@@ -876,13 +876,17 @@ fn headlines_stage(docs: &[Document], pos_of: &dyn Fn(&str) -> u32, job_pos: &Jo
 
 /// A testcase's metrics (sorted), its summary, and its stated and detected changes.
 fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData {
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let doc_time: Vec<Option<i64>> = docs.iter().map(|d| d.date.as_deref().and_then(parse_date)).collect();
     let (table, commits) = commits_stage(&docs, &doc_time, opts);
+    stages.mark(&format!("{tc}: commits"));
     let commit_pos: HashMap<&str, u32, FastHash> =
         commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
     let pos_of = |id: &str| commit_pos[table.canonical(id)];
     let (mut jobs, job_pos) = jobs_stage(&docs);
+    stages.mark(&format!("{tc}: jobs"));
     let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos);
+    stages.mark(&format!("{tc}: points"));
     let metrics: Vec<MetricInfo> = {
         let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
         for (_, m) in col.series.keys() {
@@ -902,7 +906,9 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
             .collect()
     };
     let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts);
+    stages.mark(&format!("{tc}: metrics, headlines"));
     let changes = changes_stage(&col.series, &headlines, &metrics);
+    stages.mark(&format!("{tc}: changes"));
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for h in headlines.iter().filter(|h| h.testcase == tc || h.testcase.is_empty()) {
         *counts.entry(&h.metric).or_default() += 1;

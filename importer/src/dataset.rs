@@ -257,31 +257,66 @@ fn check_testcase(
     checked
 }
 
-/// A catalog's changes pages: each parses, maps into the catalog, holds `changes_page_len(k)`
-/// records (the last at most that) and follows the listing order from the page before.
+/// A catalog's changes pages: each parses and maps into the catalog; the first holds the top
+/// `CHANGES_FIRST` of the listing order, every later one the changes of one job bucket
+/// (`model::changes_bucket`), ascending, in the listing order, none sorting before the first
+/// page's last, at most `CHANGES_PAGE_MAX` (a bucket cut into several pages fills all but its last).
 fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems: &mut Vec<String>) -> usize {
-    let mut last: Option<model::ChangeRecord> = None;
-    let n = cat.changes.len();
-    for (k, rel) in cat.changes.iter().enumerate() {
-        let s = match read_hashed::<ChangesShard>(dir, rel) {
-            Ok(s) => s,
-            Err(e) => {
-                problems.push(e);
-                continue;
-            }
+    let mut pages: Vec<(&String, Vec<model::ChangeRecord>)> = Vec::new();
+    for rel in &cat.changes {
+        match read_hashed::<ChangesShard>(dir, rel) {
+            Ok(s) => match part.changes(&s) {
+                Ok(_) => pages.push((rel, s.changes)),
+                Err(e) => problems.push(format!("{rel}: {e}")),
+            },
+            Err(e) => problems.push(e),
+        }
+    }
+    if pages.len() < cat.changes.len() {
+        return cat.changes.len();
+    }
+    let n = pages.len();
+    let total: usize = pages.iter().map(|p| p.1.len()).sum();
+    let buckets = model::changes_buckets(total - total.min(model::CHANGES_FIRST));
+    let bucket_of = |c: &model::ChangeRecord| cat.jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
+    let mut last_bucket: Option<(u32, usize)> = None;
+    for (k, (rel, page)) in pages.iter().enumerate() {
+        let len = page.len();
+        let first_last = pages[0].1.last();
+        if k == 0 && len != total.min(model::CHANGES_FIRST) {
+            let want = total.min(model::CHANGES_FIRST);
+            problems.push(format!("{rel}: changes page 0 of {n} holds {len} changes, not {want}"));
+        }
+        // a page goes on from the page before when it goes on with its bucket, else from the first
+        // page (a sorted page whose first change does not sort before that page's last is after it)
+        let continues = last_bucket.is_some_and(|(b, _)| Some(b) == page.first().and_then(bucket_of));
+        let before = match k {
+            0 => None,
+            _ if continues => pages[k - 1].1.last(),
+            _ => first_last,
         };
-        if let Err(e) = part.changes(&s) {
-            problems.push(format!("{rel}: {e}"));
-        }
-        let want = model::changes_page_len(k);
-        let len = s.changes.len();
-        if len == 0 || len > want || (k + 1 < n && len != want) {
-            problems.push(format!("{rel}: changes page {k} of {n} holds {len} changes, not {want}"));
-        }
-        if out_of_order(last.as_ref(), &s.changes) {
+        if out_of_order(before, page) {
             problems.push(format!("{rel}: changes not in the listing order"));
         }
-        last = s.changes.last().cloned();
+        if k == 0 {
+            continue;
+        }
+        let b: std::collections::BTreeSet<Option<u32>> = page.iter().map(bucket_of).collect();
+        let Some(&Some(b)) = b.iter().next().filter(|_| b.len() == 1) else {
+            problems.push(format!("{rel}: changes page {k} of {n} holds the changes of several job buckets"));
+            continue;
+        };
+        match last_bucket {
+            Some((prev, _)) if prev > b => problems.push(format!("{rel}: job bucket {b} after bucket {prev}")),
+            Some((prev, prev_len)) if prev == b && prev_len != model::CHANGES_PAGE_MAX => {
+                problems.push(format!("{rel}: bucket {b} goes on after a page of {prev_len} changes"))
+            }
+            _ => {}
+        }
+        if len == 0 || len > model::CHANGES_PAGE_MAX {
+            problems.push(format!("{rel}: changes page {k} of {n} holds {len} changes"));
+        }
+        last_bucket = Some((b, len));
     }
     n
 }

@@ -106,7 +106,7 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
         cat.jobs[j as usize].shard = path.clone();
         files.push((path, bytes));
     }
-    for bytes in changes_pages(tc, changes) {
+    for bytes in changes_pages(tc, changes, &cat.jobs) {
         let path = paths::changes(tc, &paths::content_hash(&bytes));
         cat.changes.push(path.clone());
         files.push((path, bytes));
@@ -122,22 +122,35 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
     (entry(&spine, rest.metrics.len(), path), files)
 }
 
-/// A testcase's changes as the bytes of its pages: in the Changes view's default order
-/// (`ChangeRecord::listing_order`, ties in build order), `changes_page_len(k)` records in page `k`,
-/// serialised in parallel.
-fn changes_pages(tc: &str, changes: Vec<ChangeRecord>) -> Vec<Vec<u8>> {
+/// A testcase's changes as the bytes of its pages: the top `CHANGES_FIRST` of the Changes view's
+/// default order (`ChangeRecord::listing_order`, ties in build order), then the others by their
+/// job's bucket (`model::changes_bucket`), ascending, each bucket in that order and cut into pages
+/// of at most `CHANGES_PAGE_MAX`; serialised in parallel.
+fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<u8>> {
     use rayon::prelude::*;
     // positions sorted (ties by position: the build's order), then the records moved once
     let mut order: Vec<u32> = (0..changes.len() as u32).collect();
     let at = |i: u32| &changes[i as usize];
     order.par_sort_unstable_by(|&a, &b| ChangeRecord::listing_order(at(a), at(b)).then(a.cmp(&b)));
-    let mut slots: Vec<Option<ChangeRecord>> = changes.into_iter().map(Some).collect();
-    let sorted: Vec<ChangeRecord> = order.into_iter().filter_map(|i| slots[i as usize].take()).collect();
-    let mut pages: Vec<Vec<ChangeRecord>> = Vec::new();
-    let mut rest = sorted.into_iter();
-    while rest.len() > 0 {
-        pages.push(rest.by_ref().take(model::changes_page_len(pages.len())).collect());
+    let first = order.len().min(model::CHANGES_FIRST);
+    let buckets = model::changes_buckets(order.len() - first);
+    let job_bucket: Vec<u32> = jobs.iter().map(|j| model::changes_bucket(&j.id, buckets)).collect();
+    // a stable sort: each bucket keeps the listing order
+    order[first..].sort_by_key(|&i| job_bucket[at(i).job as usize]);
+    let mut pages: Vec<std::ops::Range<usize>> = vec![0..first];
+    let mut k = first;
+    while k < order.len() {
+        let b = job_bucket[at(order[k]).job as usize];
+        let end = (k..order.len().min(k + model::CHANGES_PAGE_MAX))
+            .find(|&e| job_bucket[at(order[e]).job as usize] != b)
+            .unwrap_or(order.len().min(k + model::CHANGES_PAGE_MAX));
+        pages.push(k..end);
+        k = end;
     }
+    pages.retain(|r| !r.is_empty());
+    let mut slots: Vec<Option<ChangeRecord>> = changes.into_iter().map(Some).collect();
+    let pages: Vec<Vec<ChangeRecord>> =
+        pages.into_iter().map(|r| order[r].iter().filter_map(|&i| slots[i as usize].take()).collect()).collect();
     pages
         .into_par_iter()
         .map(|changes| json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes }))
@@ -383,4 +396,66 @@ pub fn list_files(
     let (root, pages) = root(entries, reports.len(), reports.iter().map(summary).collect());
     files.extend(pages);
     (files, root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pages_of(changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<ChangeRecord>> {
+        let pages = changes_pages("t", changes, jobs);
+        pages.iter().map(|b| serde_json::from_slice::<ChangesShard>(b).unwrap().changes).collect()
+    }
+
+    /// 60,000 changes of 300 jobs, then one more change of one job: the first page is the top of
+    /// the listing order, every later page one job bucket's (ascending, in that order), and the new
+    /// change rewrites its job's bucket and the first page, no other page.
+    #[test]
+    fn a_new_change_rewrites_the_first_page_and_its_jobs_bucket_only() {
+        let jobs: Vec<model::Job> =
+            (0..300).map(|j| model::Job { id: format!("{:016x}", j * 7919 + 13), ..Default::default() }).collect();
+        let rec = |i: usize| ChangeRecord {
+            job: (i % 300) as u32,
+            metric: format!("m{}", i % 977),
+            change: ((i * 7_907) % 10_007) as f64 / 10.0,
+            headline: i % 5_000 == 0,
+            head: (i % 50) as u32,
+            ..Default::default()
+        };
+        let old: Vec<ChangeRecord> = (0..60_000).map(rec).collect();
+        let pages = pages_of(old.clone(), &jobs);
+        let buckets = model::changes_buckets(60_000 - model::CHANGES_FIRST);
+        assert_eq!(buckets, 4);
+        assert_eq!(pages[0].len(), model::CHANGES_FIRST);
+        assert!(pages[0][0].headline);
+        let bucket = |c: &ChangeRecord| model::changes_bucket(&jobs[c.job as usize].id, buckets);
+        let mut sorted = old.clone();
+        sorted.sort_by(ChangeRecord::listing_order);
+        assert_eq!(pages[0], sorted[..model::CHANGES_FIRST], "the top of the listing order first");
+        let later: Vec<u32> = pages[1..].iter().map(|p| bucket(&p[0])).collect();
+        assert_eq!(later, (0..buckets).collect::<Vec<_>>(), "one page per bucket, ascending");
+        for p in &pages[1..] {
+            assert!(p.iter().all(|c| bucket(c) == bucket(&p[0])));
+            assert!(p.windows(2).all(|w| ChangeRecord::listing_order(&w[0], &w[1]).is_le()));
+            assert!(ChangeRecord::listing_order(pages[0].last().unwrap(), &p[0]).is_le());
+        }
+        assert_eq!(pages.iter().map(Vec::len).sum::<usize>(), 60_000);
+        // one more (small) change of job 17
+        let mut new = old;
+        new.push(ChangeRecord { job: 17, metric: "new".into(), change: 0.5, ..Default::default() });
+        let new_pages = pages_of(new, &jobs);
+        let changed: Vec<usize> = (0..pages.len()).filter(|&k| pages[k] != new_pages[k]).collect();
+        let bucket_17 = model::changes_bucket(&jobs[17].id, buckets) as usize;
+        assert_eq!(changed, vec![1 + bucket_17], "only job 17's bucket");
+    }
+
+    /// A bucket holding more than `CHANGES_PAGE_MAX` changes is cut into pages of that many, in order.
+    #[test]
+    fn a_big_bucket_is_cut_into_full_pages() {
+        let jobs = vec![model::Job { id: "only".into(), ..Default::default() }];
+        let n = model::CHANGES_FIRST + model::CHANGES_PAGE_MAX + 10;
+        let changes = (0..n).map(|i| ChangeRecord { change: i as f64, ..Default::default() }).collect();
+        let lens: Vec<usize> = pages_of(changes, &jobs).iter().map(Vec::len).collect();
+        assert_eq!(lens, vec![model::CHANGES_FIRST, model::CHANGES_PAGE_MAX, 10]);
+    }
 }

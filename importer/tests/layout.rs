@@ -280,8 +280,9 @@ fn a_killed_import_leaves_a_whole_dataset() {
     let _ = std::fs::remove_dir_all(&full);
 }
 
-/// A testcase's changes are pages in the Changes view's default order, the first holding the
-/// top 1,024 (what the view shows first); `lkpx check` names pages out of that order.
+/// A testcase's changes are pages: the first holds the top 1,024 of the Changes view's default
+/// order (what the view shows first), the others the rest in that order (one job bucket here);
+/// `lkpx check` names pages out of that order.
 #[test]
 fn a_testcases_changes_are_pages_in_the_views_order() {
     let out = tmpdir("pages");
@@ -291,8 +292,8 @@ fn a_testcases_changes_are_pages_in_the_views_order() {
     assert_eq!(part.changes.len(), 2, "{:?}", part.changes);
     let read = |p: &str| serde_json::from_slice::<model::ChangesShard>(&std::fs::read(out.join(p)).unwrap()).unwrap();
     let (first, second) = (read(&part.changes[0]), read(&part.changes[1]));
-    assert_eq!(first.changes.len(), model::changes_page_len(0));
-    assert!(!second.changes.is_empty() && second.changes.len() <= model::changes_page_len(1));
+    assert_eq!(first.changes.len(), model::CHANGES_FIRST);
+    assert!(!second.changes.is_empty() && second.changes.len() <= model::CHANGES_PAGE_MAX);
     let all: Vec<model::ChangeRecord> = first.changes.iter().chain(&second.changes).cloned().collect();
     let mut sorted = all.clone();
     sorted.sort_by(model::ChangeRecord::listing_order);

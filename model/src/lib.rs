@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -56,9 +56,11 @@ pub struct Index {
     /// `MetricInfo::chunk` is a position here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<String>,
-    /// The changes files of this testcase (the Changes view), none when it has no changes: its
-    /// changes in the view's default order (`ChangeRecord::listing_order`) in pages of
-    /// `changes_page_len(k)` records, so that the view shows its first rows from the first page.
+    /// The changes files of this testcase (the Changes view), none when it has no changes: first
+    /// the top `CHANGES_FIRST` of the view's default order (`ChangeRecord::listing_order`), so
+    /// that the view shows its first rows from the first page; then the others by job bucket
+    /// (`changes_buckets`, `changes_bucket`), ascending, each in the listing order and cut into
+    /// pages of at most `CHANGES_PAGE_MAX`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<String>,
     /// A published catalog is what the first chart needs: its reports, its metrics beyond the
@@ -534,11 +536,29 @@ pub struct ChangesShard {
     pub changes: Vec<ChangeRecord>,
 }
 
-/// Records in the `k`-th page (from 0) of a testcase's changes: 1,024, doubling up to 16,384.
-/// The first page is what the Changes view shows first (its default order's top 1,024, where
-/// the view shows 200); the later ones are fewer requests for the rest.
-pub fn changes_page_len(k: usize) -> usize {
-    1024 << k.min(4)
+/// Records in the first page of a testcase's changes: the top 1,024 of the Changes view's default
+/// order (`ChangeRecord::listing_order`), where the view shows 200 rows, so that it lists them
+/// before the other pages are in.
+pub const CHANGES_FIRST: usize = 1024;
+
+/// Records per bucket the later pages aim at (`changes_buckets`).
+pub const CHANGES_PER_BUCKET: usize = 16384;
+
+/// At most this many records in one page: a bucket holding more is cut into pages of this many,
+/// in the listing order.
+pub const CHANGES_PAGE_MAX: usize = 32768;
+
+/// The buckets of a testcase's changes after its first page (`rest` records): a power of two,
+/// about `CHANGES_PER_BUCKET` records each. A change is in the bucket of its job
+/// (`changes_bucket`), so a new report rewrites the first page and its job's bucket, not every
+/// page after the one its changes sort into.
+pub fn changes_buckets(rest: usize) -> u32 {
+    (rest.div_ceil(CHANGES_PER_BUCKET).max(1) as u32).next_power_of_two()
+}
+
+/// The bucket of `buckets` (`changes_buckets`) that holds the changes of the job `job_id`.
+pub fn changes_bucket(job_id: &str, buckets: u32) -> u32 {
+    paths::bucket_of(job_id, buckets)
 }
 
 /// Where a change comes from.
