@@ -183,6 +183,18 @@ fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<
     read(dir, rel)
 }
 
+/// Read a file named by its value's fingerprint (`known::print`), checking the value it parses
+/// to against its name.
+fn read_printed<T: serde::de::DeserializeOwned + serde::Serialize>(dir: &Path, rel: &str) -> Result<T, String> {
+    let v: T = read(dir, rel)?;
+    let print = crate::known::print(&v);
+    let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
+    if !stem.ends_with(&print) {
+        return Err(format!("{rel}: fingerprint {print} does not match its name (changed or of another build)"));
+    }
+    Ok(v)
+}
+
 /// Both halves of a catalog, each checked against its name, and the whole they make; the
 /// first half must be what the importer makes of the whole (its metrics, chunks and quiet reports).
 fn read_halves(dir: &Path, rel: &str) -> Result<Index, String> {
@@ -223,7 +235,7 @@ fn check_testcase(
     let part = model::assemble::Part::identity(&t.catalog, &cat);
     for rel in &cat.chunks {
         checked += 1;
-        match read_hashed::<TrendChunk>(dir, rel) {
+        match read_printed::<TrendChunk>(dir, rel) {
             Ok(c) => {
                 if let Some(e) = c
                     .series
@@ -239,7 +251,7 @@ fn check_testcase(
     }
     for j in &cat.jobs {
         checked += 1;
-        match read_hashed::<JobShard>(dir, &j.shard) {
+        match read_printed::<JobShard>(dir, &j.shard) {
             Ok(s) => {
                 if let Err(e) = part.job_shard(&s) {
                     problems.push(format!("{}: {e}", j.shard));
@@ -264,7 +276,7 @@ fn check_testcase(
 fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems: &mut Vec<String>) -> usize {
     let mut pages: Vec<(&String, Vec<model::ChangeRecord>)> = Vec::new();
     for rel in &cat.changes {
-        match read_hashed::<ChangesShard>(dir, rel) {
+        match read_printed::<ChangesShard>(dir, rel) {
             Ok(s) => match part.changes(&s) {
                 Ok(_) => pages.push((rel, s.changes)),
                 Err(e) => problems.push(format!("{rel}: {e}")),
@@ -278,7 +290,8 @@ fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems
     let n = pages.len();
     let total: usize = pages.iter().map(|p| p.1.len()).sum();
     let buckets = model::changes_buckets(total - total.min(model::CHANGES_FIRST));
-    let bucket_of = |c: &model::ChangeRecord| cat.jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
+    let bucket_of =
+        |c: &model::ChangeRecord| cat.jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
     let mut last_bucket: Option<(u32, usize)> = None;
     for (k, (rel, page)) in pages.iter().enumerate() {
         let len = page.len();

@@ -128,8 +128,7 @@ pub fn add_with_state(
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let publisher = Publisher::new(dir).map_err(writing)?;
     let built = build_testcases_each(split_by_testcase(docs), opts, &|t| {
-        let (entry, files) = pack::testcase_files(t);
-        publisher.write(&files).map(|()| entry)
+        publisher.testcase(pack::testcase_files(t, publisher.known()))
     });
     entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
     stages.mark("into: build, pack and write the testcases");

@@ -21,6 +21,7 @@ pub mod inbox;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod incremental;
 pub mod input;
+pub mod known;
 pub mod mail;
 pub mod pack;
 pub mod prefilter;

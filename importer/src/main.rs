@@ -359,7 +359,7 @@ fn import(
     let t = &root.totals;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} named by fingerprint, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
         read.roots,
         read.files,
         read.bytes as f64 / 1e6,
@@ -375,6 +375,7 @@ fn import(
         written.files,
         written.bytes as f64 / 1e6,
         written.changed,
+        written.reused,
         written.removed,
         written.index_bytes >> 10,
         written.largest.0 >> 10,
@@ -395,10 +396,8 @@ fn import_full(
     stages: &mut importer::timing::Stages,
 ) -> std::io::Result<(publish::Written, model::Root, usize)> {
     let publisher = publish::Publisher::new(out)?;
-    let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
-        let (entry, files) = importer::pack::testcase_files(t);
-        publisher.write(&files).map(|()| entry)
-    });
+    let (entries, reports, scripts, dups) =
+        build::build_each(docs, opts, &|t| publisher.testcase(importer::pack::testcase_files(t, publisher.known())));
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
     stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &reports);

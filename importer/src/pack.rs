@@ -4,6 +4,7 @@
 //! the root naming the catalogs.
 
 use crate::build::{Dataset, TestcaseData};
+use crate::known::{print, Known};
 use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
     Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
@@ -56,11 +57,60 @@ fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
     picked.into_iter().enumerate().map(|(i, m)| (m.to_string(), n + i as u32)).collect()
 }
 
-/// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry.
-pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
+/// One testcase packed: its root entry, the files to write, and the value files already in the
+/// directory that it names (`Known`).
+pub struct Packed {
+    pub entry: TestcaseEntry,
+    pub files: Vec<File>,
+    /// Path and size of each value file already there, kept as it is.
+    pub kept: Vec<(String, u64)>,
+}
+
+/// Values as files, in parallel: each named `path` of its fingerprint (`known::print`), and
+/// serialised only when that file is not there yet. Returns the paths in the values' order.
+fn named<T: serde::Serialize + Sync>(
+    values: &[T],
+    known: &Known,
+    path: &(dyn Fn(&str) -> String + Sync),
+    out: &mut Packed,
+) -> Vec<String> {
+    use rayon::prelude::*;
+    let done: Vec<Result<File, (String, u64)>> = values
+        .par_iter()
+        .map(|v| {
+            let rel = path(&print(v));
+            match known.size(&rel) {
+                Some(len) => Err((rel, len)),
+                None => {
+                    let bytes = json(v);
+                    Ok((rel, bytes))
+                }
+            }
+        })
+        .collect();
+    let mut paths = Vec::with_capacity(done.len());
+    for f in done {
+        match f {
+            Ok(file) => {
+                paths.push(file.0.clone());
+                out.files.push(file);
+            }
+            Err((rel, len)) => {
+                paths.push(rel.clone());
+                out.kept.push((rel, len));
+            }
+        }
+    }
+    paths
+}
+
+/// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry;
+/// the files of values `known` has are named, not serialised again.
+pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
     let tc = &name;
-    let mut files = Vec::new();
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
+    let mut out = Packed { entry: TestcaseEntry::default(), files: Vec::new(), kept: Vec::new() };
     let n = chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
@@ -84,49 +134,49 @@ pub fn testcase_files(t: TestcaseData) -> (TestcaseEntry, Vec<File>) {
             b.detected.push(c.clone());
         }
     }
-    use rayon::prelude::*;
+    stages.mark(&format!("{tc}: pack: series into chunks and job files"));
     let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
-    // serialised in parallel: a big testcase is one task of the testcases' parallel loop otherwise
-    let chunk_bytes: Vec<Vec<u8>> = buckets.into_values().collect::<Vec<_>>().par_iter().map(json).collect();
-    for bytes in chunk_bytes {
-        let path = paths::trend_chunk(tc, &paths::content_hash(&bytes));
-        cat.chunks.push(path.clone());
-        files.push((path, bytes));
-    }
+    let chunks: Vec<TrendChunk> = buckets.into_values().collect();
+    cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), &mut out);
+    drop(chunks);
+    stages.mark(&format!("{tc}: pack: chunks"));
     for m in &mut cat.metrics {
         m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
     }
-    let shards: Vec<(u32, JobShard)> = by_job
+    let shards: Vec<JobShard> = by_job
         .into_iter()
-        .map(|(j, series)| (j, JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series }))
+        .map(|(j, series)| JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series })
         .collect();
-    let shard_bytes: Vec<(u32, Vec<u8>)> = shards.par_iter().map(|(j, s)| (*j, json(s))).collect();
-    for (j, bytes) in shard_bytes {
-        let path = paths::job_shard(tc, &paths::content_hash(&bytes));
-        cat.jobs[j as usize].shard = path.clone();
-        files.push((path, bytes));
+    let shard_paths = named(&shards, known, &|h| paths::job_shard(tc, h), &mut out);
+    for (s, path) in shards.iter().zip(shard_paths) {
+        let j = s.series[0].job;
+        cat.jobs[j as usize].shard = path;
     }
-    for bytes in changes_pages(tc, changes, &cat.jobs) {
-        let path = paths::changes(tc, &paths::content_hash(&bytes));
-        cat.changes.push(path.clone());
-        files.push((path, bytes));
-    }
+    drop(shards);
+    stages.mark(&format!("{tc}: pack: job files"));
+    let pages = changes_pages(tc, changes, &cat.jobs);
+    stages.mark(&format!("{tc}: pack: changes in pages"));
+    cat.changes = named(&pages, known, &|h| paths::changes(tc, h), &mut out);
+    drop(pages);
+    stages.mark(&format!("{tc}: pack: changes pages"));
     let (spine, rest) = split_catalog(cat, &own);
     let bytes = json(&rest);
     let rest_path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
-    files.push((rest_path.clone(), bytes));
+    out.files.push((rest_path.clone(), bytes));
     let spine = Index { rest: Some(rest_path), ..spine };
     let bytes = json(&spine);
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
-    files.push((path.clone(), bytes));
-    (entry(&spine, rest.metrics.len(), path), files)
+    out.files.push((path.clone(), bytes));
+    out.entry = entry(&spine, rest.metrics.len(), path);
+    stages.mark(&format!("{tc}: pack: catalog"));
+    out
 }
 
-/// A testcase's changes as the bytes of its pages: the top `CHANGES_FIRST` of the Changes view's
+/// A testcase's changes as its pages: the top `CHANGES_FIRST` of the Changes view's
 /// default order (`ChangeRecord::listing_order`, ties in build order), then the others by their
 /// job's bucket (`model::changes_bucket`), ascending, each bucket in that order and cut into pages
-/// of at most `CHANGES_PAGE_MAX`; serialised in parallel.
-fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<u8>> {
+/// of at most `CHANGES_PAGE_MAX`.
+fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<ChangesShard> {
     use rayon::prelude::*;
     // positions sorted (ties by position: the build's order), then the records moved once
     let mut order: Vec<u32> = (0..changes.len() as u32).collect();
@@ -149,11 +199,12 @@ fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> V
     }
     pages.retain(|r| !r.is_empty());
     let mut slots: Vec<Option<ChangeRecord>> = changes.into_iter().map(Some).collect();
-    let pages: Vec<Vec<ChangeRecord>> =
-        pages.into_iter().map(|r| order[r].iter().filter_map(|&i| slots[i as usize].take()).collect()).collect();
     pages
-        .into_par_iter()
-        .map(|changes| json(&ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes }))
+        .into_iter()
+        .map(|r| {
+            let changes = order[r].iter().filter_map(|&i| slots[i as usize].take()).collect();
+            ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes }
+        })
         .collect()
 }
 
@@ -372,12 +423,13 @@ fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Report
 /// Every file of a full build, and its root.
 pub fn files(data: Dataset) -> (Vec<File>, Root) {
     use rayon::prelude::*;
-    let per_tc: Vec<(TestcaseEntry, Vec<File>)> = data.testcases.into_par_iter().map(testcase_files).collect();
+    let none = Known::none();
+    let per_tc: Vec<Packed> = data.testcases.into_par_iter().map(|t| testcase_files(t, &none)).collect();
     let mut files: Vec<File> = Vec::new();
     let mut entries = Vec::new();
-    for (e, f) in per_tc {
-        entries.push(e);
-        files.extend(f);
+    for p in per_tc {
+        entries.push(p.entry);
+        files.extend(p.files);
     }
     files.par_extend(data.reports.par_iter().map(report_file));
     let (rest, root) = list_files(entries, &data.reports, &data.scripts);
@@ -403,8 +455,7 @@ mod tests {
     use super::*;
 
     fn pages_of(changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<ChangeRecord>> {
-        let pages = changes_pages("t", changes, jobs);
-        pages.iter().map(|b| serde_json::from_slice::<ChangesShard>(b).unwrap().changes).collect()
+        changes_pages("t", changes, jobs).into_iter().map(|p| p.changes).collect()
     }
 
     /// 60,000 changes of 300 jobs, then one more change of one job: the first page is the top of

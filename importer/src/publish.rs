@@ -5,6 +5,7 @@
 //! atomic rename. A run killed at any point leaves the previous root and every file it names in
 //! place; files no root names any more are removed after the switch.
 
+use crate::known::Known;
 use crate::pack::File;
 use model::{paths, Root};
 use std::collections::BTreeSet;
@@ -18,6 +19,8 @@ pub struct Written {
     pub files: usize,
     pub bytes: u64,
     pub changed: usize,
+    /// Value files already there under their fingerprint's name (`known`), not serialised again.
+    pub reused: usize,
     pub removed: usize,
     /// The largest file written other than the root: (bytes, path relative to the output).
     pub largest: (u64, String),
@@ -30,6 +33,17 @@ pub const INDEX_BUDGET: u64 = 512 << 10;
 pub const SHARD_BUDGET: u64 = 4 << 20;
 
 impl Written {
+    /// One more file of `len` bytes (`changed`: written, not found there).
+    fn count(&mut self, rel: &str, len: u64, changed: bool) {
+        self.files += 1;
+        self.bytes += len;
+        self.changed += usize::from(changed);
+        // (the same largest file whatever order the threads write in)
+        if (len, std::cmp::Reverse(rel)) > (self.largest.0, std::cmp::Reverse(self.largest.1.as_str())) {
+            self.largest = (len, rel.to_string());
+        }
+    }
+
     /// Warnings for files over their budget.
     pub fn over_budget(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -67,6 +81,8 @@ pub fn publish(files: &[File], root: &Root, out: &Path, sweep: Sweep) -> std::io
 /// them durable and switches the root. Until then the app and `lkpx check` see the old dataset.
 pub struct Publisher {
     out: PathBuf,
+    /// The value files already in `out` (`known`).
+    known: Known,
     done: Mutex<Done>,
 }
 
@@ -80,7 +96,29 @@ struct Done {
 impl Publisher {
     pub fn new(out: &Path) -> std::io::Result<Publisher> {
         std::fs::create_dir_all(out)?;
-        Ok(Publisher { out: out.to_path_buf(), done: Mutex::default() })
+        Ok(Publisher { out: out.to_path_buf(), known: Known::at(out), done: Mutex::default() })
+    }
+
+    fn done(&self) -> std::sync::MutexGuard<'_, Done> {
+        self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A packed testcase: its new files written, the ones already there counted and kept.
+    pub fn testcase(&self, p: crate::pack::Packed) -> std::io::Result<model::TestcaseEntry> {
+        self.write(&p.files)?;
+        let mut d = self.done();
+        for (rel, len) in p.kept {
+            d.written.count(&rel, len, false);
+            d.written.reused += 1;
+            let path = self.out.join(&rel);
+            d.keep.insert(path);
+        }
+        Ok(p.entry)
+    }
+
+    /// The value files already in the directory (`Known`), for `pack::testcase_files`.
+    pub fn known(&self) -> &Known {
+        &self.known
     }
 
     /// Write `files` beside the old ones (a file already there with these bytes is left alone).
@@ -89,15 +127,8 @@ impl Publisher {
         for (rel, bytes) in files {
             let path = self.out.join(rel);
             let changed = write_new(&path, bytes, is_hash_named(rel), &mut dirs)?;
-            let mut d = self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            let w = &mut d.written;
-            w.files += 1;
-            w.bytes += bytes.len() as u64;
-            w.changed += usize::from(changed);
-            // (the same largest file whatever order the threads write in)
-            if (bytes.len() as u64, std::cmp::Reverse(rel)) > (w.largest.0, std::cmp::Reverse(&w.largest.1)) {
-                w.largest = (bytes.len() as u64, rel.clone());
-            }
+            let mut d = self.done();
+            d.written.count(rel, bytes.len() as u64, changed);
             d.keep.insert(path);
         }
         Ok(())

@@ -232,7 +232,7 @@ fn check_names_a_broken_or_missing_file() {
     std::fs::remove_file(out.join(&job)).unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&format!("{chunk}: content hash")), "{err}");
+    assert!(err.contains(&format!("{chunk}: fingerprint")), "{err}");
     assert!(err.contains(&job), "{err}");
     assert!(err.contains("2 problem(s)"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
@@ -333,8 +333,10 @@ fn a_newer_mails_new_jobs_leave_the_other_jobs_files_alone() {
         data.index.jobs.iter().map(|j| (j.id.clone(), j.shard.clone())).collect()
     };
     let before = jobs(&inc);
-    add(&inc, &[last.to_str().unwrap()]);
+    let said = add(&inc, &[last.to_str().unwrap()]);
     let after = jobs(&inc);
+    // the files of unchanged values were named by their fingerprints, not serialised again
+    assert!(named_by_fingerprint(&said) > 0, "{said}");
     let new: Vec<&String> = after.keys().filter(|j| !before.contains_key(*j)).collect();
     assert!(!new.is_empty(), "the newest mail measures a new job");
     // the old jobs the newest mail does not measure: their files are the same files
@@ -355,6 +357,43 @@ fn a_newer_mails_new_jobs_leave_the_other_jobs_files_alone() {
     }
     import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
     assert!(tree(&full) == tree(&inc), "the bytes of a full import");
+    for d in [mails, last, inc, full] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// The count of files an import named by their value's fingerprint, from its summary line.
+fn named_by_fingerprint(said: &str) -> usize {
+    let (before, _) = said.split_once(" named by fingerprint").unwrap_or_else(|| panic!("{said}"));
+    before.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// A value file that is there is named without being serialised again; one left empty (a torn
+/// write) is written again: the result is a full import's either way.
+#[test]
+fn an_empty_value_file_is_written_again() {
+    let (mails, last, inc, full) = (tmpdir("fp-mails"), tmpdir("fp-last"), tmpdir("fp-inc"), tmpdir("fp-full"));
+    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
+    import(&inc, &[mails.to_str().unwrap()]);
+    import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
+    // every chunk and job file of a testcase the 60th mail adds to that the 59 mails' import has
+    // too, emptied
+    let (before, after) = (tree(&inc), tree(&full));
+    let dir = |k: &str| k.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
+    let touched: std::collections::BTreeSet<String> =
+        after.keys().filter(|k| k.starts_with(['s', 'j']) && !before.contains_key(*k)).map(|k| dir(k)).collect();
+    let shared: Vec<&String> = before.keys().filter(|k| touched.contains(&dir(k)) && after.contains_key(*k)).collect();
+    assert!(shared.len() > 10, "{} value files unchanged by the 60th mail", shared.len());
+    for rel in &shared {
+        std::fs::write(inc.join(rel), b"").unwrap();
+    }
+    let said = add(&inc, &[last.to_str().unwrap()]);
+    assert!(tree(&full) == tree(&inc), "the bytes of a full import");
+    let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(named_by_fingerprint(&said) > 0, "{said}");
     for d in [mails, last, inc, full] {
         let _ = std::fs::remove_dir_all(d);
     }

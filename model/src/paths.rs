@@ -19,17 +19,19 @@ pub fn catalog_rest(testcase: &str, hash: &str) -> String {
     format!("t/{}/{hash}.json", slug(testcase))
 }
 
-/// A trend chunk of a testcase, named by its content hash.
+/// A trend chunk of a testcase, named by its value's fingerprint (the importer's `known::print`:
+/// the same name, the same value, so the same bytes).
 pub fn trend_chunk(testcase: &str, hash: &str) -> String {
     format!("s/{}/{hash}.json", slug(testcase))
 }
 
-/// The compare file of a job, named by its content hash.
+/// The compare file of a job, named by its value's fingerprint.
 pub fn job_shard(testcase: &str, hash: &str) -> String {
     format!("j/{}/{hash}.json", slug(testcase))
 }
 
-/// Every change of one testcase (stated by reports or detected along series): the Changes view.
+/// A page of one testcase's changes (stated by reports or detected along series), named by its
+/// value's fingerprint: the Changes view.
 pub fn changes(testcase: &str, hash: &str) -> String {
     format!("c/{}.{hash}.json", slug(testcase))
 }
