@@ -89,7 +89,7 @@ macro_rules! le {
     ($($f:ident: $t:ty),*) => { $( fn $f(self, v: $t) -> Result<(), Never> { self.put(&v.to_le_bytes()); Ok(()) } )* };
 }
 
-impl<'a> ser::Serializer for &'a mut Encoder {
+impl ser::Serializer for &mut Encoder {
     type Ok = ();
     type Error = Never;
     type SerializeSeq = Self;
@@ -186,7 +186,7 @@ impl<'a> ser::Serializer for &'a mut Encoder {
 /// Sequences, tuples and maps: each element after a 1, the end a 0.
 macro_rules! elements {
     ($($tr:ident :: $f:ident),*) => { $(
-        impl<'a> ser::$tr for &'a mut Encoder {
+        impl ser::$tr for &mut Encoder {
             type Ok = ();
             type Error = Never;
             fn $f<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Never> {
@@ -208,7 +208,7 @@ elements!(
     SerializeTupleVariant::serialize_field
 );
 
-impl<'a> ser::SerializeMap for &'a mut Encoder {
+impl ser::SerializeMap for &mut Encoder {
     type Ok = ();
     type Error = Never;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<(), Never> {
@@ -227,7 +227,7 @@ impl<'a> ser::SerializeMap for &'a mut Encoder {
 /// Structs: each field after its name, the end a length no name has.
 macro_rules! fields {
     ($($tr:ident),*) => { $(
-        impl<'a> ser::$tr for &'a mut Encoder {
+        impl ser::$tr for &mut Encoder {
             type Ok = ();
             type Error = Never;
             fn serialize_field<T: Serialize + ?Sized>(&mut self, k: &'static str, v: &T) -> Result<(), Never> {

@@ -187,7 +187,8 @@ fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> V
     let job_bucket: Vec<u32> = jobs.iter().map(|j| model::changes_bucket(&j.id, buckets)).collect();
     // a stable sort: each bucket keeps the listing order
     order[first..].sort_by_key(|&i| job_bucket[at(i).job as usize]);
-    let mut pages: Vec<std::ops::Range<usize>> = vec![0..first];
+    let mut pages: Vec<std::ops::Range<usize>> = Vec::new();
+    pages.push(0..first);
     let mut k = first;
     while k < order.len() {
         let b = job_bucket[at(order[k]).job as usize];
@@ -469,7 +470,7 @@ mod tests {
             job: (i % 300) as u32,
             metric: format!("m{}", i % 977),
             change: ((i * 7_907) % 10_007) as f64 / 10.0,
-            headline: i % 5_000 == 0,
+            headline: i.is_multiple_of(5_000),
             head: (i % 50) as u32,
             ..Default::default()
         };
