@@ -626,8 +626,8 @@ pub struct TestcaseData {
     pub name: String,
     /// Positions local to this testcase; file names filled by `pack::testcase_files`.
     pub catalog: Index,
-    /// Every series of the testcase, by (job position, metric).
-    pub series: BTreeMap<(u32, String), Points>,
+    /// Every series of the testcase, by (job position, metric), in that key's order.
+    pub series: Vec<((u32, String), Points)>,
     /// Stated and detected changes.
     pub changes: Vec<ChangeRecord>,
     pub rows: usize,
@@ -696,7 +696,7 @@ fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
 #[derive(Default)]
 struct Collected<'a> {
     reports: Vec<ReportMeta>,
-    series: BTreeMap<(u32, String), Points>,
+    series: Vec<((u32, String), Points)>,
     fail_metrics: HashSet<&'a str, FastHash>,
     perf_metrics: HashSet<&'a str, FastHash>,
     rows: usize,
@@ -711,14 +711,16 @@ fn points_stage<'a>(
     job_pos: &JobPos,
 ) -> Collected<'a> {
     let mut out = Collected::default();
-    // collected by borrowed name (no key allocation per row), sorted once at the end
-    let mut series: HashMap<(u32, &str), Points, FastHash> = HashMap::default();
+    // each section's commit positions, once
+    let cols: Vec<Vec<Vec<u32>>> = docs
+        .iter()
+        .map(|d| d.sections.iter().map(|s| s.commits.iter().map(|c| pos_of(c)).collect()).collect())
+        .collect();
     for (ri, d) in docs.iter().enumerate() {
         let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
         let mut sections = Vec::new();
         for (si, s) in d.sections.iter().enumerate() {
             out.rows += s.rows.len();
-            let cols: Vec<u32> = s.commits.iter().map(|c| pos_of(c)).collect();
             let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
             if si == 0 {
                 // the reproduce script of a report belongs to the job of its first table
@@ -730,53 +732,102 @@ fn points_stage<'a>(
             }
             sections.push(SectionMeta {
                 job: first_job,
-                commits: cols.clone(),
+                commits: cols[ri][si].clone(),
                 rows: s.rows.len(),
                 machine: s.machine_desc.clone(),
             });
-            for r in s.rows.iter().filter(|r| usable(r)) {
-                let j = job_pos.of(&r.job);
-                if r.kind == RowKind::Fail {
-                    out.fail_metrics.insert(&r.metric);
-                } else {
-                    out.perf_metrics.insert(&r.metric);
-                }
-                let p = series.entry((j, r.metric.as_str())).or_default();
-                push_row_points(p, r, &cols, ri as u32);
-            }
         }
-        let id = report_id(d);
-        out.reports.push(ReportMeta {
-            id,
-            kind: d.kind,
-            source: d.source.clone(),
-            message_id: d.message_id.clone(),
-            subject: d.subject.clone(),
-            from: d.from.clone(),
-            date: d.date.clone(),
-            time: doc_time[ri],
-            url: lore_url(d),
-            materials_url: d.materials_url.clone(),
-            script: script_hash,
-            sections,
-            notes: d.notes.clone(),
-        });
+        out.reports.push(report_meta(d, doc_time[ri], script_hash, sections));
     }
-    // series in key order (their positions sorted, then each series moved once: a `Points` is a
-    // dozen vectors), each series' observations by commit order, then report
-    let mut slots: Vec<Option<((u32, &str), Points)>> = series.into_iter().map(Some).collect();
-    let mut order: Vec<u32> = (0..slots.len() as u32).collect();
-    let key = |i: u32| slots[i as usize].as_ref().map(|s| s.0);
-    order.sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
+    let parts = series_stage(docs, &cols, job_pos);
+    for p in &parts {
+        out.fail_metrics.extend(&p.fail_metrics);
+        out.perf_metrics.extend(&p.perf_metrics);
+    }
+    // series in key order (their keys sorted, then each series moved once: a `Points` is a dozen
+    // vectors), each series' observations by commit order, then report
+    use rayon::prelude::*;
+    let mut slots: Vec<Option<((u32, &str), Points)>> = parts.into_iter().flat_map(|p| p.series).map(Some).collect();
+    slots.par_iter_mut().flatten().for_each(|(_, p)| sort_points(p));
+    let mut order: Vec<((u32, &str), u32)> =
+        slots.iter().enumerate().filter_map(|(i, s)| Some((s.as_ref()?.0, i as u32))).collect();
+    order.par_sort_unstable();
     out.series = order
         .into_iter()
-        .filter_map(|i| slots[i as usize].take())
-        .map(|((j, m), mut p)| {
-            sort_points(&mut p);
-            ((j, m.to_string()), p)
-        })
+        .filter_map(|(_, i)| slots[i as usize].take())
+        .map(|((j, m), p)| ((j, m.to_string()), p))
         .collect();
     out
+}
+
+/// A report's catalog entry.
+fn report_meta(d: &Document, time: Option<i64>, script: Option<String>, sections: Vec<SectionMeta>) -> ReportMeta {
+    ReportMeta {
+        id: report_id(d),
+        kind: d.kind,
+        source: d.source.clone(),
+        message_id: d.message_id.clone(),
+        subject: d.subject.clone(),
+        from: d.from.clone(),
+        date: d.date.clone(),
+        time,
+        url: lore_url(d),
+        materials_url: d.materials_url.clone(),
+        script,
+        sections,
+        notes: d.notes.clone(),
+    }
+}
+
+/// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name).
+#[derive(Default)]
+struct SeriesPart<'a> {
+    series: Vec<((u32, &'a str), Points)>,
+    fail_metrics: HashSet<&'a str, FastHash>,
+    perf_metrics: HashSet<&'a str, FastHash>,
+}
+
+/// Parts the series are collected in, each on the next free core: a big testcase (the one an
+/// incremental import rebuilds) is one task otherwise. The parts are disjoint and sorted
+/// together after, so the output does not depend on their number.
+const SERIES_PARTS: u64 = 4;
+
+/// Every usable row's observations, appended to its series in report order, in parts.
+fn series_stage<'a>(docs: &'a [Document], cols: &[Vec<Vec<u32>>], job_pos: &JobPos) -> Vec<SeriesPart<'a>> {
+    use rayon::prelude::*;
+    let part_of = |m: &str| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = FastHash::default().build_hasher();
+        h.write(m.as_bytes());
+        h.finish() % SERIES_PARTS
+    };
+    (0..SERIES_PARTS)
+        .into_par_iter()
+        .map(|part| {
+            let mut out = SeriesPart::default();
+            // collected by borrowed name (no key allocation per row); the map holds positions, so
+            // that growing it moves no series
+            let mut at: HashMap<(u32, &str), u32, FastHash> = HashMap::default();
+            for (ri, d) in docs.iter().enumerate() {
+                for (si, s) in d.sections.iter().enumerate() {
+                    for r in s.rows.iter().filter(|r| usable(r) && part_of(&r.metric) == part) {
+                        if r.kind == RowKind::Fail {
+                            out.fail_metrics.insert(&r.metric);
+                        } else {
+                            out.perf_metrics.insert(&r.metric);
+                        }
+                        let key = (job_pos.of(&r.job), r.metric.as_str());
+                        let k = *at.entry(key).or_insert_with(|| {
+                            out.series.push((key, Points::default()));
+                            out.series.len() as u32 - 1
+                        });
+                        push_row_points(&mut out.series[k as usize].1, r, &cols[ri][si], ri as u32);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// The stable id of a report: a hash of its Message-ID, else of its content.
@@ -889,7 +940,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     stages.mark(&format!("{tc}: points"));
     let metrics: Vec<MetricInfo> = {
         let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
-        for (_, m) in col.series.keys() {
+        for ((_, m), _) in &col.series {
             *n.entry(m).or_default() += 1;
         }
         let mut n: Vec<(&str, u32)> = n.into_iter().collect();
@@ -925,7 +976,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         reports: col.reports.len(),
         jobs: jobs.len(),
         series: col.series.len(),
-        points: col.series.values().map(Points::len).sum(),
+        points: col.series.iter().map(|(_, p)| p.len()).sum(),
         rows: col.rows,
     };
     let catalog = Index {
@@ -948,7 +999,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
 
 /// Changes: stated by reports, and steps found along series.
 fn changes_stage(
-    series: &BTreeMap<(u32, String), Points>,
+    series: &[((u32, String), Points)],
     headlines: &[Headline],
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {

@@ -117,17 +117,25 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     // trend chunks: only the non-empty hash buckets, in bucket order, then the own chunks
     let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
-    for ((j, m), p) in series {
-        // per-run values serve Distribution, which reads the job's file; the trend draws means and bands
-        let points = crate::build::compact(p);
-        let trend = SeriesData { job: j, metric: m.clone(), points: without_values(&points) };
-        let b = buckets.entry(chunk_key(&m)).or_insert_with(|| TrendChunk {
+    // per-run values serve Distribution, which reads the job's file; the trend draws means and
+    // bands (the copies made on all cores, then moved into their files in order)
+    use rayon::prelude::*;
+    let split: Vec<(u32, SeriesData, SeriesData)> = series
+        .into_par_iter()
+        .map(|((j, m), p)| {
+            let points = crate::build::compact(p);
+            let trend = SeriesData { job: j, metric: m.clone(), points: without_values(&points) };
+            (chunk_key(&m), trend, SeriesData { job: j, metric: m, points })
+        })
+        .collect();
+    for (key, trend, whole) in split {
+        let b = buckets.entry(key).or_insert_with(|| TrendChunk {
             schema: SCHEMA_VERSION,
             testcase: tc.clone(),
             ..Default::default()
         });
         b.series.push(trend);
-        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points });
+        by_job.entry(whole.job).or_default().push(whole);
     }
     for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
