@@ -21,7 +21,8 @@ pub struct Added {
 }
 
 /// The reports already in the dataset that the new ones touch: every report of every testcase
-/// they measure, closed over reports that span several testcases.
+/// they measure (and of those an old report of the same id measures); with `close`, also of every
+/// testcase those reports measure, and so on.
 struct Loaded {
     docs: Vec<Document>,
     /// The report documents as they are on disk, by id: an old report the import leaves as it was is not
@@ -33,7 +34,7 @@ struct Loaded {
     old_files: Vec<String>,
 }
 
-fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, String> {
+fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Result<Loaded, String> {
     let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
     let mut l = Loaded {
@@ -72,7 +73,10 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document]) -> Result<Loaded, Str
             if l.ids.contains(&r.id) {
                 continue;
             }
-            queue.extend(add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc()))?);
+            let more = add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc()))?;
+            if close {
+                queue.extend(more);
+            }
         }
     }
     Ok(l)
@@ -94,6 +98,25 @@ fn add_doc(
     Ok(tcs)
 }
 
+/// The old reports `new` touches, and all of them merged: the reports of the testcases the new ones
+/// measure, or, when a new report merges with an old one (which may measure other testcases too),
+/// closed over the testcases every report measures. Returns the documents and the merges among them.
+fn load_and_merge(dir: &Path, root: &Root, new: Vec<Document>) -> Result<(Loaded, Vec<Document>, usize), String> {
+    let mut loaded = load_touched(dir, root, &new, false)?;
+    let mut all = std::mem::take(&mut loaded.docs);
+    let fallback = new.clone();
+    all.extend(new);
+    let (docs, dups) = dedup_documents(all);
+    if dups == 0 {
+        return Ok((loaded, docs, 0));
+    }
+    let mut loaded = load_touched(dir, root, &fallback, true)?;
+    let mut all = std::mem::take(&mut loaded.docs);
+    all.extend(fallback);
+    let (docs, dups) = dedup_documents(all);
+    Ok((loaded, docs, dups))
+}
+
 /// Add `new` documents to the dataset in `dir`.
 pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, String> {
     add_with_state(dir, new, opts, None)
@@ -111,13 +134,10 @@ pub fn add_with_state(
     })?;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (new, dups_new) = dedup_documents(new);
-    let mut loaded = load_touched(dir, &root, &new)?;
+    let (mut loaded, docs, dups_old) = load_and_merge(dir, &root, new)?;
     stages.mark("into: read the touched testcases' report documents");
     let old_docs = std::mem::take(&mut loaded.old_docs);
     let old_count = loaded.ids.len();
-    let mut all = loaded.docs;
-    all.extend(new);
-    let (docs, dups_old) = dedup_documents(all);
     let docs = crate::build::sort_by_time(docs);
     // nothing merged: every old document is read back as it was, and so is its report document
     let unmerged = if dups_old == 0 { &old_docs } else { &BTreeMap::new() };
@@ -127,9 +147,10 @@ pub fn add_with_state(
         root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let publisher = Publisher::new(dir).map_err(writing)?;
-    let built = build_testcases_each(split_by_testcase(docs), opts, &|t| {
-        publisher.testcase(pack::testcase_files(t, publisher.known()))
-    });
+    // an old report that also measures a testcase the new ones do not leaves that testcase as it was
+    let mut by_tc = split_by_testcase(docs);
+    by_tc.retain(|tc, _| loaded.testcases.contains(tc));
+    let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
     entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
     stages.mark("into: build, pack and write the testcases");
     let mut files: Vec<pack::File> = Vec::new();

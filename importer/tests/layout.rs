@@ -378,15 +378,15 @@ fn an_empty_value_file_is_written_again() {
     std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
     import(&inc, &[mails.to_str().unwrap()]);
     import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
-    // every chunk and job file of a testcase the 60th mail adds to that the 59 mails' import has
-    // too, emptied
+    // every other chunk and job file of a testcase the 60th mail adds to that the 59 mails' import
+    // has too, emptied (the others are named by their fingerprint)
     let (before, after) = (tree(&inc), tree(&full));
     let dir = |k: &str| k.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string());
     let touched: std::collections::BTreeSet<String> =
         after.keys().filter(|k| k.starts_with(['s', 'j']) && !before.contains_key(*k)).map(|k| dir(k)).collect();
     let shared: Vec<&String> = before.keys().filter(|k| touched.contains(&dir(k)) && after.contains_key(*k)).collect();
     assert!(shared.len() > 10, "{} value files unchanged by the 60th mail", shared.len());
-    for rel in &shared {
+    for rel in shared.iter().step_by(2) {
         std::fs::write(inc.join(rel), b"").unwrap();
     }
     let said = add(&inc, &[last.to_str().unwrap()]);
@@ -394,6 +394,58 @@ fn an_empty_value_file_is_written_again() {
     let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(named_by_fingerprint(&said) > 0, "{said}");
+    for d in [mails, last, inc, full] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// A new report of one testcase, where an old report measures that testcase and another: only
+/// the new report's testcase is rebuilt (the other's files depend on its own reports only, which
+/// did not change), and the result is still the bytes of a full import.
+#[test]
+fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
+    let (mails, last, inc, full) = (tmpdir("span-mails"), tmpdir("span-last"), tmpdir("span-inc"), tmpdir("span-full"));
+    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", mails.to_str().unwrap()]).output().unwrap();
+    let mut testcases: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for l in String::from_utf8(rows.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let source = v["source"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        testcases.entry(source).or_default().insert(v["testcase"].as_str().unwrap().to_string());
+    }
+    // the newest mail of one testcase that an older mail of two testcases shares
+    let (mail, tc, other) = testcases
+        .iter()
+        .rev()
+        .filter(|(_, t)| t.len() == 1)
+        .find_map(|(m, t)| {
+            let tc = t.first().unwrap();
+            let shared = testcases.iter().find(|(o, ts)| o < &m && ts.len() == 2 && ts.contains(tc))?;
+            Some((m.clone(), tc.clone(), shared.1.iter().find(|x| *x != tc).unwrap().clone()))
+        })
+        .expect("a mail of one testcase that an older mail shares with another");
+    std::fs::rename(mails.join(&mail), last.join(&mail)).unwrap();
+    import(&inc, &[mails.to_str().unwrap()]);
+    let catalog = |dir: &Path, t: &str| {
+        let root: model::Root = serde_json::from_slice(&std::fs::read(dir.join("index.json")).unwrap()).unwrap();
+        root.testcases.iter().find(|e| e.name == t).unwrap().catalog.clone()
+    };
+    let (before, before_tc) = (catalog(&inc, &other), catalog(&inc, &tc));
+    let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
+        .args(["import", "--into", inc.to_str().unwrap(), last.to_str().unwrap()])
+        .env("LKPX_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{said}");
+    // (the timings name each testcase built)
+    assert!(said.contains(&format!("testcase {tc}: built")), "{said}");
+    assert!(!said.contains(&format!("testcase {other}: built")), "{other} not built again: {said}");
+    assert_eq!(catalog(&inc, &other), before, "{other} left alone ({mail} measures {tc} only)");
+    assert_ne!(catalog(&inc, &tc), before_tc, "{tc} rebuilt");
+    import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
+    assert!(tree(&full) == tree(&inc), "the bytes of a full import");
     for d in [mails, last, inc, full] {
         let _ = std::fs::remove_dir_all(d);
     }
