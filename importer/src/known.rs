@@ -4,7 +4,10 @@
 //! whose floats must be formatted. An import that makes a value whose file is already in the
 //! directory names that file and does not serialise the value again. Because the JSON of a value
 //! is a function of the value, the same name still means the same bytes; `lkpx check` verifies
-//! each such file by the fingerprint of the value it parses to.
+//! each such file by the fingerprint of the value it parses to. Each of these values carries
+//! `SCHEMA_VERSION`, so the fingerprint covers the schema: a change of how a value is written as
+//! JSON must bump it (as any change of a published shape must), or an import into a directory of
+//! the older encoding would keep those files.
 
 use serde::ser::{self, Serialize};
 use std::path::{Path, PathBuf};

@@ -542,11 +542,11 @@ pub struct ChangesShard {
 pub const CHANGES_FIRST: usize = 1024;
 
 /// Records per bucket the later pages aim at (`changes_buckets`).
-pub const CHANGES_PER_BUCKET: usize = 16384;
+pub const CHANGES_PER_BUCKET: usize = 32768;
 
 /// At most this many records in one page: a bucket holding more is cut into pages of this many,
 /// in the listing order.
-pub const CHANGES_PAGE_MAX: usize = 32768;
+pub const CHANGES_PAGE_MAX: usize = 24576;
 
 /// The buckets of a testcase's changes after its first page (`rest` records): a power of two,
 /// about `CHANGES_PER_BUCKET` records each. A change is in the bucket of its job
