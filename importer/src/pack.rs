@@ -114,42 +114,10 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let n = chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
-    // trend chunks: only the non-empty hash buckets, in bucket order, then the own chunks
-    let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
+    // job files first: every series of a job, with the per-run values Distribution draws
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
-    // per-run values serve Distribution, which reads the job's file; the trend draws means and
-    // bands (the copies made on all cores, then moved into their files in order)
-    use rayon::prelude::*;
-    let split: Vec<(u32, SeriesData, SeriesData)> = series
-        .into_par_iter()
-        .map(|((j, m), p)| {
-            let points = crate::build::compact(p);
-            let trend = SeriesData { job: j, metric: m.clone(), points: without_values(&points) };
-            (chunk_key(&m), trend, SeriesData { job: j, metric: m, points })
-        })
-        .collect();
-    for (key, trend, whole) in split {
-        let b = buckets.entry(key).or_insert_with(|| TrendChunk {
-            schema: SCHEMA_VERSION,
-            testcase: tc.clone(),
-            ..Default::default()
-        });
-        b.series.push(trend);
-        by_job.entry(whole.job).or_default().push(whole);
-    }
-    for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
-        if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
-            b.detected.push(c.clone());
-        }
-    }
-    stages.mark(&format!("{tc}: pack: series into chunks and job files"));
-    let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
-    let chunks: Vec<TrendChunk> = buckets.into_values().collect();
-    cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), &mut out);
-    drop(chunks);
-    stages.mark(&format!("{tc}: pack: chunks"));
-    for m in &mut cat.metrics {
-        m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
+    for ((j, m), p) in series {
+        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points: crate::build::compact(p) });
     }
     let shards: Vec<JobShard> = by_job
         .into_iter()
@@ -160,8 +128,32 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
         let j = s.series[0].job;
         cat.jobs[j as usize].shard = path;
     }
-    drop(shards);
     stages.mark(&format!("{tc}: pack: job files"));
+    // then the same series moved into the trend chunks without their runs (the trend draws means
+    // and bands): only the non-empty hash buckets, in bucket order, then the own chunks
+    let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
+    for mut s in shards.into_iter().flat_map(|s| s.series) {
+        s.points.values = Vec::new();
+        let b = buckets.entry(chunk_key(&s.metric)).or_insert_with(|| TrendChunk {
+            schema: SCHEMA_VERSION,
+            testcase: tc.clone(),
+            ..Default::default()
+        });
+        b.series.push(s);
+    }
+    for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
+        if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
+            b.detected.push(c.clone());
+        }
+    }
+    let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
+    let chunks: Vec<TrendChunk> = buckets.into_values().collect();
+    cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), &mut out);
+    drop(chunks);
+    for m in &mut cat.metrics {
+        m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
+    }
+    stages.mark(&format!("{tc}: pack: chunks"));
     let pages = changes_pages(tc, changes, &cat.jobs);
     stages.mark(&format!("{tc}: pack: changes in pages"));
     cat.changes = named(&pages, known, &|h| paths::changes(tc, h), &mut out);
@@ -252,21 +244,6 @@ fn quiet_ranges(reports: &[model::ReportMeta]) -> Vec<u32> {
         }
     }
     out
-}
-
-/// A copy of `p` without its per-run values.
-fn without_values(p: &model::Points) -> model::Points {
-    model::Points {
-        commit: p.commit.clone(),
-        mean: p.mean.clone(),
-        stddev_pct: p.stddev_pct.clone(),
-        runs: p.runs.clone(),
-        report: p.report.clone(),
-        change: p.change.clone(),
-        base: p.base.clone(),
-        fails: p.fails.clone(),
-        values: Vec::new(),
-    }
 }
 
 /// The reproduce scripts (by content hash) as files.
