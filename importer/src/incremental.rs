@@ -50,7 +50,7 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
         let rel = paths::report_doc(&crate::build::report_id(d));
         if dir.join(&rel).is_file() {
             let rd: ReportDoc = read(dir, &rel)?;
-            queue.extend(add_doc(&mut l, &rd, &script).map_err(|e| format!("{rel}: {e}"))?);
+            queue.extend(add_doc(&mut l, rd, &script).map_err(|e| format!("{rel}: {e}"))?);
         }
     }
     while let Some(tc) = queue.pop() {
@@ -65,15 +65,24 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
         l.old_files.extend(cat.chunks.iter().cloned());
         l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
         l.old_files.extend(cat.changes.iter().cloned());
-        // the documents are read and parsed on all cores, then taken in catalog order
+        // the documents are read, parsed and made documents again on all cores, then taken in
+        // catalog order
         use rayon::prelude::*;
         let todo: Vec<&model::ReportMeta> = cat.reports.iter().filter(|r| !l.ids.contains(&r.id)).collect();
-        let read_docs: Vec<Result<ReportDoc, String>> = todo.par_iter().map(|r| read(dir, &r.doc())).collect();
-        for (r, rd) in todo.iter().zip(read_docs) {
+        let read_docs: Vec<Result<(ReportDoc, Document), String>> = todo
+            .par_iter()
+            .map(|r| {
+                let rd: ReportDoc = read(dir, &r.doc())?;
+                let d = from_doc(&rd, &script).map_err(|e| format!("{}: {e}", r.doc()))?;
+                Ok((rd, d))
+            })
+            .collect();
+        for (r, got) in todo.iter().zip(read_docs) {
             if l.ids.contains(&r.id) {
                 continue;
             }
-            let more = add_doc(&mut l, &rd?, &script).map_err(|e| format!("{}: {e}", r.doc()))?;
+            let (rd, d) = got?;
+            let more = add_parsed(&mut l, rd, d);
             if close {
                 queue.extend(more);
             }
@@ -83,19 +92,21 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
 }
 
 /// Take one old report document; returns the testcases it measures.
-fn add_doc(
-    l: &mut Loaded,
-    rd: &ReportDoc,
-    script: &dyn Fn(&str) -> Option<String>,
-) -> Result<BTreeSet<String>, String> {
+fn add_doc(l: &mut Loaded, rd: ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Result<BTreeSet<String>, String> {
+    let d = from_doc(&rd, script)?;
+    Ok(add_parsed(l, rd, d))
+}
+
+/// Take one old report document and the document it reads back as; returns the testcases it
+/// measures (none when it was taken already).
+fn add_parsed(l: &mut Loaded, rd: ReportDoc, d: Document) -> BTreeSet<String> {
     if !l.ids.insert(rd.id.clone()) {
-        return Ok(BTreeSet::new());
+        return BTreeSet::new();
     }
-    let d = from_doc(rd, script)?;
     let tcs = testcases_of(&d);
     l.docs.push(d);
-    l.old_docs.insert(rd.id.clone(), rd.clone());
-    Ok(tcs)
+    l.old_docs.insert(rd.id.clone(), rd);
+    tcs
 }
 
 /// The old reports `new` touches, and all of them merged: the reports of the testcases the new ones
