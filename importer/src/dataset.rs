@@ -284,18 +284,24 @@ fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems
             Err(e) => problems.push(e),
         }
     }
-    if pages.len() < cat.changes.len() {
-        return cat.changes.len();
+    if pages.len() == cat.changes.len() {
+        problems.extend(page_problems(&cat.jobs, &pages));
     }
+    cat.changes.len()
+}
+
+/// What is wrong with a testcase's changes pages (`rel`, records), of the testcase's `jobs`: the
+/// first page's size, every later page's bucket and size, the order within and across pages.
+fn page_problems(jobs: &[model::Job], pages: &[(&String, Vec<model::ChangeRecord>)]) -> Vec<String> {
+    let mut problems = Vec::new();
     let n = pages.len();
     let total: usize = pages.iter().map(|p| p.1.len()).sum();
     let buckets = model::changes_buckets(total - total.min(model::CHANGES_FIRST));
-    let bucket_of =
-        |c: &model::ChangeRecord| cat.jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
+    let bucket_of = |c: &model::ChangeRecord| jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
+    let first_last = pages.first().and_then(|p| p.1.last());
     let mut last_bucket: Option<(u32, usize)> = None;
     for (k, (rel, page)) in pages.iter().enumerate() {
         let len = page.len();
-        let first_last = pages[0].1.last();
         if k == 0 && len != total.min(model::CHANGES_FIRST) {
             let want = total.min(model::CHANGES_FIRST);
             problems.push(format!("{rel}: changes page 0 of {n} holds {len} changes, not {want}"));
@@ -331,7 +337,7 @@ fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems
         }
         last_bucket = Some((b, len));
     }
-    n
+    problems
 }
 
 /// Whether `page`, after the record `last` of the page before, leaves the listing order.
@@ -343,6 +349,64 @@ fn out_of_order(last: Option<&model::ChangeRecord>, page: &[model::ChangeRecord]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pages as the importer makes them pass; each way of breaking them is named.
+    #[test]
+    fn changes_pages_out_of_their_buckets_or_order_are_named() {
+        let jobs: Vec<model::Job> =
+            (0..300).map(|j| model::Job { id: format!("{:016x}", j * 7919 + 13), ..Default::default() }).collect();
+        let rec = |i: usize| model::ChangeRecord {
+            job: (i % 300) as u32,
+            metric: format!("m{}", i % 977),
+            change: ((i * 7_907) % 10_007) as f64 / 10.0,
+            head: (i % 50) as u32,
+            ..Default::default()
+        };
+        let pages: Vec<Vec<model::ChangeRecord>> =
+            crate::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs)
+                .into_iter()
+                .map(|p| p.changes)
+                .collect();
+        assert!(pages.len() >= 4, "{} pages", pages.len());
+        let names: Vec<String> = (0..pages.len()).map(|k| format!("c/t.{k}.json")).collect();
+        let problems = |pages: &[Vec<model::ChangeRecord>]| {
+            let named: Vec<(&String, Vec<model::ChangeRecord>)> = names.iter().zip(pages.iter().cloned()).collect();
+            page_problems(&jobs, &named)
+        };
+        assert_eq!(problems(&pages), Vec::<String>::new());
+        // a change moved to another bucket's page
+        let mut moved = pages.clone();
+        let c = moved[1].pop().unwrap();
+        moved[2].insert(0, c);
+        assert!(
+            problems(&moved)
+                .iter()
+                .any(|p| p.starts_with("c/t.2.json: changes page 2 of") && p.ends_with("several job buckets")),
+            "{:?}",
+            problems(&moved)
+        );
+        // two buckets' pages swapped
+        let mut swapped = pages.clone();
+        swapped.swap(1, pages.len() - 1);
+        assert!(problems(&swapped).iter().any(|p| p.contains("after bucket")), "{:?}", problems(&swapped));
+        // a later page's change larger than the first page's last
+        let mut early = pages.clone();
+        early[3][0].change = 1e9;
+        assert!(
+            problems(&early).contains(&"c/t.3.json: changes not in the listing order".to_string()),
+            "{:?}",
+            problems(&early)
+        );
+        // the first page one short
+        let mut short = pages.clone();
+        let c = short[0].pop().unwrap();
+        short[1].insert(0, c);
+        assert!(
+            problems(&short).iter().any(|p| p.starts_with("c/t.0.json: changes page 0 of")),
+            "{:?}",
+            problems(&short)
+        );
+    }
 
     #[test]
     fn a_page_out_of_the_listing_order_is_found_within_the_first_page_too() {

@@ -176,7 +176,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
 /// default order (`ChangeRecord::listing_order`, ties in build order), then the others by their
 /// job's bucket (`model::changes_bucket`), ascending, each bucket in that order and cut into pages
 /// of at most `CHANGES_PAGE_MAX`.
-fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<ChangesShard> {
+pub(crate) fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<ChangesShard> {
     use rayon::prelude::*;
     // positions sorted (ties by position: the build's order), then the records moved once
     let mut order: Vec<u32> = (0..changes.len() as u32).collect();
