@@ -18,6 +18,11 @@ pub struct Published {
 /// Read and parse one published JSON file, checking its schema; errors name the file.
 pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
     let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    parse(rel, &bytes)
+}
+
+/// The published file `rel`, given its bytes (see `read`).
+fn parse<T: serde::de::DeserializeOwned>(rel: &str, bytes: &[u8]) -> Result<T, String> {
     #[derive(serde::Deserialize)]
     struct Schema {
         schema: u32,
@@ -25,16 +30,16 @@ pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, 
     // lkpx writes the schema first: read it there without parsing the file twice
     let lead = format!("{{\"schema\":{SCHEMA_VERSION},");
     if bytes.starts_with(lead.as_bytes()) {
-        return serde_json::from_slice(&bytes).map_err(|e| format!("{rel}: malformed: {e}"));
+        return serde_json::from_slice(bytes).map_err(|e| format!("{rel}: malformed: {e}"));
     }
-    match serde_json::from_slice::<Schema>(&bytes) {
+    match serde_json::from_slice::<Schema>(bytes) {
         Ok(s) if s.schema != SCHEMA_VERSION => {
             return Err(format!("{rel}: data schema {}, this lkpx writes schema {SCHEMA_VERSION}", s.schema))
         }
         Err(e) => return Err(format!("{rel}: malformed JSON: {e}")),
         Ok(_) => {}
     }
-    serde_json::from_slice(&bytes).map_err(|e| format!("{rel}: malformed: {e}"))
+    serde_json::from_slice(bytes).map_err(|e| format!("{rel}: malformed: {e}"))
 }
 
 /// A testcase's published catalog with its rest merged in (`Index::complete`): the whole catalog.
@@ -175,23 +180,24 @@ fn check_by_job(dir: &Path, root: &Root, problems: &mut Vec<String>) -> usize {
 /// Read a hash-named file, checking its bytes against its name.
 fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
     let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
-    let hash = paths::content_hash(&bytes);
+    named_by(rel, "content hash", &paths::content_hash(&bytes))?;
+    parse(rel, &bytes)
+}
+
+/// Whether the file `rel` is named by `hash` (its `what`), else the error saying it is not.
+fn named_by(rel: &str, what: &str, hash: &str) -> Result<(), String> {
     let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
-    if !stem.ends_with(&hash) {
-        return Err(format!("{rel}: content hash {hash} does not match its name (changed or of another build)"));
+    match stem.ends_with(hash) {
+        true => Ok(()),
+        false => Err(format!("{rel}: {what} {hash} does not match its name (changed or of another build)")),
     }
-    read(dir, rel)
 }
 
 /// Read a file named by its value's fingerprint (`known::print`), checking the value it parses
 /// to against its name.
 fn read_printed<T: serde::de::DeserializeOwned + serde::Serialize>(dir: &Path, rel: &str) -> Result<T, String> {
     let v: T = read(dir, rel)?;
-    let print = crate::known::print(&v);
-    let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
-    if !stem.ends_with(&print) {
-        return Err(format!("{rel}: fingerprint {print} does not match its name (changed or of another build)"));
-    }
+    named_by(rel, "fingerprint", &crate::known::print(&v))?;
     Ok(v)
 }
 

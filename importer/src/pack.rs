@@ -192,9 +192,8 @@ pub(crate) fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model:
     let mut k = first;
     while k < order.len() {
         let b = job_bucket[at(order[k]).job as usize];
-        let end = (k..order.len().min(k + model::CHANGES_PAGE_MAX))
-            .find(|&e| job_bucket[at(order[e]).job as usize] != b)
-            .unwrap_or(order.len().min(k + model::CHANGES_PAGE_MAX));
+        let cap = order.len().min(k + model::CHANGES_PAGE_MAX);
+        let end = (k..cap).find(|&e| job_bucket[at(order[e]).job as usize] != b).unwrap_or(cap);
         pages.push(k..end);
         k = end;
     }
