@@ -393,7 +393,12 @@ impl CommitTable {
         CommitTable { commits, alias }
     }
 
-    fn canonical<'a>(&'a self, id: &'a str) -> &'a str {
+    /// Every canonical id.
+    pub(crate) fn ids(&self) -> impl Iterator<Item = &String> {
+        self.commits.keys()
+    }
+
+    pub(crate) fn canonical<'a>(&'a self, id: &'a str) -> &'a str {
         self.alias.get(id).map(String::as_str).unwrap_or(id)
     }
 }
@@ -522,7 +527,7 @@ const MONITORS: [&str; 40] = [
     "kernel-size",
 ];
 
-fn is_kpi(metric: &str) -> bool {
+pub(crate) fn is_kpi(metric: &str) -> bool {
     let ns = metric.split('.').next().unwrap_or("");
     metric.contains('.') && !MONITORS.contains(&ns) && !metric.contains(".time.")
 }
@@ -634,7 +639,7 @@ pub struct TestcaseData {
 }
 
 /// Commits of a testcase's reports: unified ids, history order, links.
-fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) -> (CommitTable, Vec<Commit>) {
+pub(crate) fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) -> (CommitTable, Vec<Commit>) {
     let table = CommitTable::build(docs, &opts.git_log);
     let order = order_commits(&table, docs, doc_time, &opts.git_log);
     let mut seen: HashMap<&str, i64> = HashMap::new();
@@ -663,52 +668,54 @@ fn commits_stage(docs: &[Document], doc_time: &[Option<i64>], opts: &Options) ->
 /// every older job keeps its position (an incremental import then leaves the files of the jobs
 /// it does not touch as they are).
 fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
+    jobs_after(Vec::new(), docs)
+}
+
+/// `jobs_stage` of reports that come after those of `old` jobs: the old jobs keep their
+/// positions, new ones follow.
+pub(crate) fn jobs_after(mut jobs: Vec<Job>, docs: &[Document]) -> (Vec<Job>, JobPos) {
+    let key = |j: &Job| JobKey { testcase: j.testcase.clone(), machine: j.machine.clone(), params: j.params.clone() };
+    let mut pos: HashMap<JobKey, u32, FastHash> = jobs.iter().enumerate().map(|(i, j)| (key(j), i as u32)).collect();
     // rows of one table share their job's Arc: each Arc is looked at once
-    let mut arcs: HashMap<usize, &JobKey, FastHash> = HashMap::default();
-    let mut job_keys: Vec<JobKey> = Vec::new();
-    let mut job_pos_by_key: HashMap<&JobKey, u32, FastHash> = HashMap::default();
+    let mut by_ptr: HashMap<usize, u32, FastHash> = HashMap::default();
     for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
-        let key = &*r.job;
-        arcs.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| {
-            let n = job_pos_by_key.len() as u32;
-            if let std::collections::hash_map::Entry::Vacant(v) = job_pos_by_key.entry(key) {
-                v.insert(n);
-                job_keys.push(key.clone());
-            }
-            key
+        by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| {
+            let n = pos.len() as u32;
+            *pos.entry((*r.job).clone()).or_insert_with(|| {
+                let k = &*r.job;
+                jobs.push(Job {
+                    id: model::job_id(&k.testcase, &k.machine, &k.params),
+                    testcase: k.testcase.clone(),
+                    machine: k.machine.clone(),
+                    params: k.params.clone(),
+                    ..Default::default()
+                });
+                n
+            })
         });
     }
-    let by_ptr: HashMap<usize, u32, FastHash> = arcs.into_iter().map(|(p, k)| (p, job_pos_by_key[k])).collect();
-    let jobs = job_keys
-        .iter()
-        .map(|k| Job {
-            id: model::job_id(&k.testcase, &k.machine, &k.params),
-            testcase: k.testcase.clone(),
-            machine: k.machine.clone(),
-            params: k.params.clone(),
-            ..Default::default()
-        })
-        .collect();
     (jobs, JobPos(by_ptr))
 }
 
 /// What the points stage collects.
 #[derive(Default)]
-struct Collected<'a> {
-    reports: Vec<ReportMeta>,
-    series: Vec<((u32, String), Points)>,
-    fail_metrics: HashSet<&'a str, FastHash>,
-    perf_metrics: HashSet<&'a str, FastHash>,
-    rows: usize,
+pub(crate) struct Collected<'a> {
+    pub reports: Vec<ReportMeta>,
+    pub series: Vec<((u32, String), Points)>,
+    pub fail_metrics: HashSet<&'a str, FastHash>,
+    pub perf_metrics: HashSet<&'a str, FastHash>,
+    pub rows: usize,
 }
 
-/// Reports and their observations: every usable row's value per column becomes a point.
-fn points_stage<'a>(
+/// Reports and their observations: every usable row's value per column becomes a point; the
+/// reports are at positions from `first_report` on.
+pub(crate) fn points_stage<'a>(
     docs: &'a [Document],
     doc_time: &[Option<i64>],
     pos_of: &dyn Fn(&str) -> u32,
     jobs: &mut [Job],
     job_pos: &JobPos,
+    first_report: u32,
 ) -> Collected<'a> {
     let mut out = Collected::default();
     // each section's commit positions, once
@@ -739,7 +746,7 @@ fn points_stage<'a>(
         }
         out.reports.push(report_meta(d, doc_time[ri], script_hash, sections));
     }
-    let parts = series_stage(docs, &cols, job_pos);
+    let parts = series_stage(docs, &cols, job_pos, first_report);
     for p in &parts {
         out.fail_metrics.extend(&p.fail_metrics);
         out.perf_metrics.extend(&p.perf_metrics);
@@ -793,7 +800,12 @@ struct SeriesPart<'a> {
 const SERIES_PARTS: u64 = 4;
 
 /// Every usable row's observations, appended to its series in report order, in parts.
-fn series_stage<'a>(docs: &'a [Document], cols: &[Vec<Vec<u32>>], job_pos: &JobPos) -> Vec<SeriesPart<'a>> {
+fn series_stage<'a>(
+    docs: &'a [Document],
+    cols: &[Vec<Vec<u32>>],
+    job_pos: &JobPos,
+    first_report: u32,
+) -> Vec<SeriesPart<'a>> {
     use rayon::prelude::*;
     let part_of = |m: &str| {
         use std::hash::{BuildHasher, Hasher};
@@ -821,7 +833,8 @@ fn series_stage<'a>(docs: &'a [Document], cols: &[Vec<Vec<u32>>], job_pos: &JobP
                             out.series.push((key, Points::default()));
                             out.series.len() as u32 - 1
                         });
-                        push_row_points(&mut out.series[k as usize].1, r, &cols[ri][si], ri as u32);
+                        let report = first_report + ri as u32;
+                        push_row_points(&mut out.series[k as usize].1, r, &cols[ri][si], report);
                     }
                 }
             }
@@ -880,9 +893,17 @@ fn push_row_points(p: &mut Points, r: &crate::doc::Row, cols: &[u32], report: u3
 }
 
 /// The changes the reports' headlines state, newest report first, resolved to their rows.
-fn headlines_stage(docs: &[Document], pos_of: &dyn Fn(&str) -> u32, job_pos: &JobPos, opts: &Options) -> Vec<Headline> {
+/// The reports are at positions from `first_report` on.
+pub(crate) fn headlines_stage(
+    docs: &[Document],
+    pos_of: &dyn Fn(&str) -> u32,
+    job_pos: &JobPos,
+    opts: &Options,
+    first_report: u32,
+) -> Vec<Headline> {
     let mut headlines = Vec::new();
     for (ri, d) in docs.iter().enumerate().rev() {
+        let ri = first_report as usize + ri;
         for h in &d.headlines {
             // the section that has this metric for this testcase
             let hit = d.sections.iter().find_map(|s| {
@@ -936,7 +957,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     let pos_of = |id: &str| commit_pos[table.canonical(id)];
     let (mut jobs, job_pos) = jobs_stage(&docs);
     stages.mark(&format!("{tc}: jobs"));
-    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos);
+    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos, 0);
     stages.mark(&format!("{tc}: points"));
     let metrics: Vec<MetricInfo> = {
         let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
@@ -956,22 +977,12 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
             })
             .collect()
     };
-    let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts);
+    let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts, 0);
     stages.mark(&format!("{tc}: metrics, headlines"));
     let changes = changes_stage(&col.series, &headlines, &metrics);
     stages.mark(&format!("{tc}: changes"));
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for h in headlines.iter().filter(|h| h.testcase == tc || h.testcase.is_empty()) {
-        *counts.entry(&h.metric).or_default() += 1;
-    }
-    let mut hm: Vec<(&str, usize)> = counts.into_iter().collect();
-    hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let info = TestcaseInfo {
-        name: tc.to_string(),
-        headline_metrics: hm.into_iter().map(|(m, _)| m.to_string()).collect(),
-        detected: changes.iter().filter(|c| c.source == ChangeSource::Detected).count(),
-        ..Default::default()
-    };
+    let detected = changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
+    let info = testcase_info(tc, &headlines, detected);
     let totals = Totals {
         reports: col.reports.len(),
         jobs: jobs.len(),
@@ -991,14 +1002,32 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         totals,
         chunks: vec![],
         changes: vec![],
+        change_count: 0,
+        change_buckets: vec![],
         rest: None,
         quiet: vec![],
     };
     TestcaseData { name: tc.to_string(), catalog, series: col.series, changes, rows: col.rows }
 }
 
+/// A testcase's summary: its headline metrics (most reported first) and its `detected` steps.
+pub(crate) fn testcase_info(tc: &str, headlines: &[Headline], detected: usize) -> TestcaseInfo {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in headlines.iter().filter(|h| h.testcase == tc || h.testcase.is_empty()) {
+        *counts.entry(&h.metric).or_default() += 1;
+    }
+    let mut hm: Vec<(&str, usize)> = counts.into_iter().collect();
+    hm.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    TestcaseInfo {
+        name: tc.to_string(),
+        headline_metrics: hm.into_iter().map(|(m, _)| m.to_string()).collect(),
+        detected,
+        ..Default::default()
+    }
+}
+
 /// Changes: stated by reports, and steps found along series.
-fn changes_stage(
+pub(crate) fn changes_stage(
     series: &[((u32, String), Points)],
     headlines: &[Headline],
     metrics: &[MetricInfo],
@@ -1153,20 +1182,20 @@ pub(crate) fn printed(x: f64) -> f64 {
 }
 
 /// Position of a row's job, found by the address of its shared `Arc`.
-struct JobPos(HashMap<usize, u32, FastHash>);
+pub(crate) struct JobPos(HashMap<usize, u32, FastHash>);
 
 impl JobPos {
-    fn of(&self, job: &Arc<JobKey>) -> u32 {
+    pub(crate) fn of(&self, job: &Arc<JobKey>) -> u32 {
         self.0[&(Arc::as_ptr(job) as usize)]
     }
 }
 
 /// Rows that become series: a known testcase and metric, not a TOTAL over testboxes.
-fn usable(r: &crate::doc::Row) -> bool {
+pub(crate) fn usable(r: &crate::doc::Row) -> bool {
     !r.aggregate && !r.metric.is_empty() && !r.job.testcase.is_empty()
 }
 
-fn sort_points(p: &mut Points) {
+pub(crate) fn sort_points(p: &mut Points) {
     let key = |i: usize| (p.commit[i], p.report[i]);
     if (1..p.len()).all(|i| key(i - 1) <= key(i)) {
         return; // already in order (a stable sort would not move anything)

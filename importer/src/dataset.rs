@@ -44,12 +44,18 @@ fn parse<T: serde::de::DeserializeOwned>(rel: &str, bytes: &[u8]) -> Result<T, S
 
 /// A testcase's published catalog with its rest merged in (`Index::complete`): the whole catalog.
 pub fn read_catalog(dir: &Path, rel: &str) -> Result<Index, String> {
+    read_catalog_and_rest(dir, rel).map(|(cat, _)| cat)
+}
+
+/// `read_catalog`, and the path of the catalog's rest.
+pub fn read_catalog_and_rest(dir: &Path, rel: &str) -> Result<(Index, Option<String>), String> {
     let mut cat: Index = read(dir, rel)?;
-    if let Some(rest) = cat.rest.clone() {
-        let r: model::Index = read(dir, &rest)?;
+    let rest = cat.rest.clone();
+    if let Some(rest) = &rest {
+        let r: model::Index = read(dir, rest)?;
         cat.complete(r).map_err(|e| format!("{rest}: malformed: {e}"))?;
     }
-    Ok(cat)
+    Ok((cat, rest))
 }
 
 impl Published {
@@ -291,17 +297,29 @@ fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems
         }
     }
     if pages.len() == cat.changes.len() {
-        problems.extend(page_problems(&cat.jobs, &pages));
+        problems.extend(page_problems(cat, &pages));
     }
     cat.changes.len()
 }
 
-/// What is wrong with a testcase's changes pages (`rel`, records), of the testcase's `jobs`: the
-/// first page's size, every later page's bucket and size, the order within and across pages.
-fn page_problems(jobs: &[model::Job], pages: &[(&String, Vec<model::ChangeRecord>)]) -> Vec<String> {
+/// What is wrong with a testcase's changes pages (`rel`, records), of its catalog `cat`: the
+/// first page's size, every later page's bucket (and the bucket the catalog says) and size, the
+/// order within and across pages, the count the catalog says.
+fn page_problems(cat: &Index, pages: &[(&String, Vec<model::ChangeRecord>)]) -> Vec<String> {
+    let jobs = &cat.jobs;
     let mut problems = Vec::new();
     let n = pages.len();
     let total: usize = pages.iter().map(|p| p.1.len()).sum();
+    if total != cat.change_count {
+        problems.push(format!("the catalog counts {} changes, its pages hold {total}", cat.change_count));
+    }
+    if cat.change_buckets.len() != n.saturating_sub(1) {
+        problems.push(format!(
+            "the catalog names the buckets of {} changes pages, not {}",
+            cat.change_buckets.len(),
+            n.saturating_sub(1)
+        ));
+    }
     let buckets = model::changes_buckets(total - total.min(model::CHANGES_FIRST));
     let bucket_of = |c: &model::ChangeRecord| jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
     let first_last = pages.first().and_then(|p| p.1.last());
@@ -331,6 +349,9 @@ fn page_problems(jobs: &[model::Job], pages: &[(&String, Vec<model::ChangeRecord
             problems.push(format!("{rel}: changes page {k} of {n} holds the changes of several job buckets"));
             continue;
         };
+        if let Some(said) = cat.change_buckets.get(k - 1).filter(|said| **said != b) {
+            problems.push(format!("{rel}: changes of job bucket {b}, the catalog says {said}"));
+        }
         match last_bucket {
             Some((prev, _)) if prev > b => problems.push(format!("{rel}: job bucket {b} after bucket {prev}")),
             Some((prev, prev_len)) if prev == b && prev_len != model::CHANGES_PAGE_MAX => {
@@ -368,16 +389,14 @@ mod tests {
             head: (i % 50) as u32,
             ..Default::default()
         };
-        let pages: Vec<Vec<model::ChangeRecord>> =
-            crate::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs)
-                .into_iter()
-                .map(|p| p.changes)
-                .collect();
+        let (pages, buckets) = crate::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs);
+        let pages: Vec<Vec<model::ChangeRecord>> = pages.into_iter().map(|p| p.changes).collect();
+        let cat = Index { jobs, change_count: 70_000, change_buckets: buckets, ..Default::default() };
         assert!(pages.len() >= 4, "{} pages", pages.len());
         let names: Vec<String> = (0..pages.len()).map(|k| format!("c/t.{k}.json")).collect();
         let problems = |pages: &[Vec<model::ChangeRecord>]| {
             let named: Vec<(&String, Vec<model::ChangeRecord>)> = names.iter().zip(pages.iter().cloned()).collect();
-            page_problems(&jobs, &named)
+            page_problems(&cat, &named)
         };
         assert_eq!(problems(&pages), Vec::<String>::new());
         // a change moved to another bucket's page
@@ -403,6 +422,12 @@ mod tests {
             "{:?}",
             problems(&early)
         );
+        // the catalog wrong about a page's bucket, or about the count
+        let wrong = Index { change_buckets: cat.change_buckets.iter().rev().copied().collect(), ..cat.clone() };
+        let named: Vec<(&String, Vec<model::ChangeRecord>)> = names.iter().zip(pages.iter().cloned()).collect();
+        assert!(page_problems(&wrong, &named).iter().any(|p| p.contains("the catalog says")));
+        let wrong = Index { change_count: 69_999, ..cat.clone() };
+        assert_eq!(page_problems(&wrong, &named), vec!["the catalog counts 69999 changes, its pages hold 70000"]);
         // the first page one short
         let mut short = pages.clone();
         let c = short[0].pop().unwrap();

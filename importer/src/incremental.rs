@@ -133,6 +133,123 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
     add_with_state(dir, new, opts, None)
 }
 
+/// The testcases an import rebuilt or added to, and their reports.
+struct Touched {
+    /// Root entries of the testcases touched.
+    entries: Vec<model::TestcaseEntry>,
+    testcases: BTreeSet<String>,
+    /// Every report of the touched ones (old and new), and the ids of those unchanged on disk.
+    reports: Vec<ReportDoc>,
+    unchanged: BTreeSet<String>,
+    scripts: BTreeMap<String, String>,
+    /// Old reports among `reports`.
+    old_count: usize,
+    /// Files the touched testcases' old catalogs named.
+    old_files: Vec<String>,
+    duplicates: usize,
+}
+
+/// Add the new reports to the testcases they measure from those testcases' published state
+/// (`delta`), when it applies to every one of them: each new report new to the dataset (by id),
+/// with a Message-ID. A testcase new to the dataset is built from its new reports.
+fn from_published(
+    dir: &Path,
+    root: &Root,
+    new: &[Document],
+    opts: &Options,
+    publisher: &Publisher,
+) -> Result<Option<Touched>, String> {
+    if new.iter().any(|d| d.message_id.is_none() || dir.join(paths::report_doc(&crate::build::report_id(d))).exists()) {
+        crate::timing::note("into: not from the published state: a report without a Message-ID, or imported before");
+        return Ok(None);
+    }
+    let docs = crate::build::sort_by_time(new.to_vec());
+    let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
+    let (mut old_tcs, mut new_tcs) = (BTreeMap::new(), BTreeMap::new());
+    for (tc, d) in split_by_testcase(docs.clone()) {
+        match entries.get(tc.as_str()) {
+            Some(e) => {
+                old_tcs.insert(tc, (e.catalog.clone(), d));
+            }
+            None => {
+                new_tcs.insert(tc, d);
+            }
+        }
+    }
+    let testcases: BTreeSet<String> = old_tcs.keys().chain(new_tcs.keys()).cloned().collect();
+    let mut added = Vec::new();
+    for (tc, (catalog, d)) in old_tcs {
+        match crate::delta::add_testcase(dir, &catalog, d, opts, publisher.known()) {
+            Ok(a) => {
+                crate::timing::note(&format!("into: {tc} added to from its published state"));
+                added.push(a);
+            }
+            Err(crate::delta::Skip::Not(why)) => {
+                crate::timing::note(&format!("into: {tc} not from the published state: {why}"));
+                return Ok(None);
+            }
+            Err(crate::delta::Skip::Error(e)) => return Err(e),
+        }
+    }
+    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
+    let mut old_files = Vec::new();
+    let mut entries = Vec::new();
+    for a in added {
+        old_files.extend(a.old_files);
+        entries.push(publisher.testcase(a.packed).map_err(writing)?);
+    }
+    let built =
+        build_testcases_each(new_tcs, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
+    entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
+    let (reports, scripts) = crate::docfile::to_docs(&docs, opts);
+    crate::timing::note("into: added from the published state");
+    Ok(Some(Touched {
+        entries,
+        testcases,
+        reports,
+        unchanged: BTreeSet::new(),
+        scripts,
+        old_count: 0,
+        old_files,
+        duplicates: 0,
+    }))
+}
+
+/// Rebuild the testcases the new reports measure from their report documents (old and new).
+fn rebuilt(
+    dir: &Path,
+    root: &Root,
+    new: Vec<Document>,
+    opts: &Options,
+    publisher: &Publisher,
+) -> Result<Touched, String> {
+    let (mut loaded, docs, dups_old) = load_and_merge(dir, root, new)?;
+    let old_docs = std::mem::take(&mut loaded.old_docs);
+    let old_count = loaded.ids.len();
+    let docs = crate::build::sort_by_time(docs);
+    // nothing merged: every old document is read back as it was, and so is its report document
+    let unmerged = if dups_old == 0 { &old_docs } else { &BTreeMap::new() };
+    let (reports, scripts) = to_docs_reusing(&docs, unmerged, opts);
+    // a report document equal to the one on disk has the same bytes there already
+    let unchanged = reports.iter().filter(|r| old_docs.get(&r.id) == Some(*r)).map(|r| r.id.clone()).collect();
+    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
+    // an old report that also measures a testcase the new ones do not leaves that testcase as it was
+    let mut by_tc = split_by_testcase(docs);
+    by_tc.retain(|tc, _| loaded.testcases.contains(tc));
+    let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
+    let entries = built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?;
+    Ok(Touched {
+        entries,
+        testcases: loaded.testcases,
+        reports,
+        unchanged,
+        scripts,
+        old_count,
+        old_files: loaded.old_files,
+        duplicates: dups_old,
+    })
+}
+
 /// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
 pub fn add_with_state(
     dir: &Path,
@@ -145,41 +262,32 @@ pub fn add_with_state(
     })?;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (new, dups_new) = dedup_documents(new);
-    let (mut loaded, docs, dups_old) = load_and_merge(dir, &root, new)?;
-    stages.mark("into: read the touched testcases' report documents");
-    let old_docs = std::mem::take(&mut loaded.old_docs);
-    let old_count = loaded.ids.len();
-    let docs = crate::build::sort_by_time(docs);
-    // nothing merged: every old document is read back as it was, and so is its report document
-    let unmerged = if dups_old == 0 { &old_docs } else { &BTreeMap::new() };
-    let (reports, scripts) = to_docs_reusing(&docs, unmerged, opts);
-    let ids: BTreeSet<&str> = reports.iter().map(|r| r.id.as_str()).collect();
-    let mut entries: Vec<model::TestcaseEntry> =
-        root.testcases.iter().filter(|t| !loaded.testcases.contains(&t.name)).cloned().collect();
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let publisher = Publisher::new(dir).map_err(writing)?;
-    // an old report that also measures a testcase the new ones do not leaves that testcase as it was
-    let mut by_tc = split_by_testcase(docs);
-    by_tc.retain(|tc, _| loaded.testcases.contains(tc));
-    let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
-    stages.mark("into: build, pack and write the testcases");
+    let t = match from_published(dir, &root, &new, opts, &publisher)? {
+        Some(t) => t,
+        None => rebuilt(dir, &root, new, opts, &publisher)?,
+    };
+    stages.mark("into: the testcases built, packed and written");
+    let ids: BTreeSet<&str> = t.reports.iter().map(|r| r.id.as_str()).collect();
+    let mut entries: Vec<model::TestcaseEntry> =
+        root.testcases.iter().filter(|e| !t.testcases.contains(&e.name)).cloned().collect();
+    entries.extend(t.entries);
     let mut files: Vec<pack::File> = Vec::new();
-    // a report document equal to the one on disk has the same bytes there already
-    files.extend(reports.iter().filter(|r| old_docs.get(&r.id) != Some(*r)).map(pack::report_file));
-    files.extend(pack::script_files(&scripts));
+    files.extend(t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(pack::report_file));
+    files.extend(pack::script_files(&t.scripts));
     // every old summary (the list's pages; a dataset without pages has only `newest`)
     let mut old: Vec<model::ReportSummary> = root.newest.clone();
     for p in &root.pages {
         old.extend(read::<model::ReportPage>(dir, p)?.reports);
     }
     let mut summaries: Vec<model::ReportSummary> = old.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
-    summaries.extend(reports.iter().map(pack::summary));
-    let total = root.totals.reports + ids.len() - old_count;
+    summaries.extend(t.reports.iter().map(pack::summary));
+    let total = root.totals.reports + ids.len() - t.old_count;
     let (mut new_root, pages) = pack::root(entries, total, summaries);
     files.extend(pages);
     stages.mark("into: the report documents and the reports list");
-    let mut old_files = loaded.old_files;
+    let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     match (state, &root.archives) {
         (Some(s), old) => {
@@ -197,5 +305,5 @@ pub fn add_with_state(
     publisher.write(&files).map_err(writing)?;
     let written = publisher.finish(&new_root, Sweep::Only(&old_files)).map_err(writing)?;
     stages.mark("into: write them, sync, switch the root");
-    Ok(Added { written, root: new_root, duplicates: dups_new + dups_old })
+    Ok(Added { written, root: new_root, duplicates: dups_new + t.duplicates })
 }

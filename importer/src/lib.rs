@@ -13,6 +13,7 @@ pub mod build;
 pub mod changepoints;
 pub mod compare;
 pub mod dataset;
+pub mod delta;
 pub mod direction;
 pub mod doc;
 pub mod docfile;

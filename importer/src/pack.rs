@@ -37,7 +37,7 @@ pub const OWN_CHUNKS: usize = 16;
 /// fetches its series only: its mails' headline metrics (most reported first: the first screen
 /// shows the newest one's), then its KPI metrics named after it, then its other KPI metrics (by
 /// name); at most `OWN_CHUNKS`. Values are chunk keys after the `n` hash buckets.
-fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
+pub(crate) fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
     let Some(t) = cat.testcases.first() else { return BTreeMap::new() };
     // a catalog's metrics are sorted by name
     let known = |m: &str| cat.metrics.binary_search_by(|x| x.name.as_str().cmp(m)).is_ok();
@@ -68,7 +68,7 @@ pub struct Packed {
 
 /// Values as files, in parallel: each named `path` of its fingerprint (`known::print`), and
 /// serialised only when that file is not there yet. Returns the paths in the values' order.
-fn named<T: serde::Serialize + Sync>(
+pub(crate) fn named<T: serde::Serialize + Sync>(
     values: &[T],
     known: &Known,
     path: &(dyn Fn(&str) -> String + Sync),
@@ -154,12 +154,21 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
         m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
     }
     stages.mark(&format!("{tc}: pack: chunks"));
-    let pages = changes_pages(tc, changes, &cat.jobs);
+    cat.change_count = changes.len();
+    let (pages, buckets) = changes_pages(tc, changes, &cat.jobs);
+    cat.change_buckets = buckets;
     stages.mark(&format!("{tc}: pack: changes in pages"));
     cat.changes = named(&pages, known, &|h| paths::changes(tc, h), &mut out);
     drop(pages);
     stages.mark(&format!("{tc}: pack: changes pages"));
-    let (spine, rest) = split_catalog(cat, &own);
+    catalog_files(tc, cat, &own, &mut out);
+    stages.mark(&format!("{tc}: pack: catalog"));
+    out
+}
+
+/// A whole catalog (its files named) as its two halves' files, and the testcase's root entry.
+pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, out: &mut Packed) {
+    let (spine, rest) = split_catalog(cat, own);
     let bytes = json(&rest);
     let rest_path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
     out.files.push((rest_path.clone(), bytes));
@@ -168,15 +177,18 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
     out.files.push((path.clone(), bytes));
     out.entry = entry(&spine, rest.metrics.len(), path);
-    stages.mark(&format!("{tc}: pack: catalog"));
-    out
 }
 
 /// A testcase's changes as its pages: the top `CHANGES_FIRST` of the Changes view's
 /// default order (`ChangeRecord::listing_order`, ties in build order), then the others by their
 /// job's bucket (`model::changes_bucket`), ascending, each bucket in that order and cut into pages
 /// of at most `CHANGES_PAGE_MAX`.
-pub(crate) fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<ChangesShard> {
+/// Returns the pages and the bucket of each page after the first.
+pub(crate) fn changes_pages(
+    tc: &str,
+    changes: Vec<ChangeRecord>,
+    jobs: &[model::Job],
+) -> (Vec<ChangesShard>, Vec<u32>) {
     use rayon::prelude::*;
     // positions sorted (ties by position: the build's order), then the records moved once
     let mut order: Vec<u32> = (0..changes.len() as u32).collect();
@@ -198,14 +210,16 @@ pub(crate) fn changes_pages(tc: &str, changes: Vec<ChangeRecord>, jobs: &[model:
         k = end;
     }
     pages.retain(|r| !r.is_empty());
+    let buckets = pages.iter().skip(1).map(|r| job_bucket[at(order[r.start]).job as usize]).collect();
     let mut slots: Vec<Option<ChangeRecord>> = changes.into_iter().map(Some).collect();
-    pages
+    let pages = pages
         .into_iter()
         .map(|r| {
             let changes = order[r].iter().filter_map(|&i| slots[i as usize].take()).collect();
             ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes }
         })
-        .collect()
+        .collect();
+    (pages, buckets)
 }
 
 /// A whole catalog as its two published halves: what the first chart needs (commits, jobs,
@@ -440,7 +454,7 @@ mod tests {
     use super::*;
 
     fn pages_of(changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<ChangeRecord>> {
-        changes_pages("t", changes, jobs).into_iter().map(|p| p.changes).collect()
+        changes_pages("t", changes, jobs).0.into_iter().map(|p| p.changes).collect()
     }
 
     /// 60,000 changes of 300 jobs, then one more change of one job: the first page is the top of

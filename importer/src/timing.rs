@@ -32,3 +32,10 @@ pub fn testcase(name: &str, build: std::time::Duration, rest: std::time::Duratio
         );
     }
 }
+
+/// A note on how the import went, when `LKPX_TIMINGS` is set.
+pub fn note(what: &str) {
+    if std::env::var_os("LKPX_TIMINGS").is_some() {
+        eprintln!("lkpx: timing: {what}");
+    }
+}

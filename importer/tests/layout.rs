@@ -450,3 +450,81 @@ fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// `mail`'s text as a later mail of the same jobs: a new Message-ID, `date`, and a new head commit
+/// (`head`, 10 hex digits, replacing the mail's own) against the same base.
+fn again(mail: &str, date: &str, head: &str) -> String {
+    let line = |p: &str| mail.lines().find(|l| l.starts_with(p)).unwrap().to_string();
+    let old_head = line("Subject:")
+        .split_whitespace()
+        .find(|w| w.ends_with(':') && w.len() == 11)
+        .unwrap()
+        .trim_end_matches(':')
+        .to_string();
+    let mid = line("Message-ID:");
+    mail.replace(&mid, &mid.replace("-lkp@", &format!("-{head}-lkp@")))
+        .replace(&line("Date:"), &format!("Date: {date}"))
+        .replace(&old_head, head)
+}
+
+/// The daily case, many days: mails added one `--into` at a time, each newer than the dataset,
+/// are added to their testcases from the published state (not rebuilt from every report
+/// document), and after each step the dataset is the bytes of a full import of the same mails.
+/// Two mails measure jobs measured before (new points at an old base commit and a new head).
+#[test]
+fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
+    let (mails, steps, inc, full) =
+        (tmpdir("days-mails"), tmpdir("days-steps"), tmpdir("days-inc"), tmpdir("days-full"));
+    let (code, err) = lkpx(&["synth", "--mails", "72", "--out", mails.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for n in 49..=72 {
+        let d = steps.join(format!("{n:02}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::rename(mails.join(format!("{n:05}.eml")), d.join(format!("{n:05}.eml"))).unwrap();
+        dirs.push(d);
+    }
+    for (n, (of, head)) in
+        [(73, (mails.join("00030.eml"), "b1e2c3d4e5")), (74, (dirs[20].join("00069.eml"), "c0ffee1234"))]
+    {
+        let d = steps.join(format!("{n:02}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let text = std::fs::read_to_string(of).unwrap();
+        std::fs::write(
+            d.join(format!("{n:05}.eml")),
+            again(&text, &format!("Wed, 1 Feb 2023 0{}:00:00 +0800", n - 70), head),
+        )
+        .unwrap();
+        dirs.push(d);
+    }
+    import(&inc, &[mails.to_str().unwrap()]);
+    let mut fast = 0;
+    for (k, d) in dirs.iter().enumerate() {
+        let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
+            .args(["import", "--into", inc.to_str().unwrap(), d.to_str().unwrap()])
+            .env("LKPX_TIMINGS", "1")
+            .output()
+            .unwrap();
+        let said = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{said}");
+        let from_published = said.contains("into: added from the published state");
+        fast += usize::from(from_published);
+        assert!(from_published || said.contains("not from the published state"), "{said}");
+        if k >= dirs.len() - 2 {
+            assert!(from_published, "a later mail of old jobs is added from the published state: {said}");
+        }
+        if k % 6 == 5 || k >= dirs.len() - 2 {
+            let mut inputs = vec![mails.to_str().unwrap()];
+            inputs.extend(dirs[..=k].iter().map(|d| d.to_str().unwrap()));
+            let _ = std::fs::remove_dir_all(&full);
+            import(&full, &inputs);
+            assert!(tree(&full) == tree(&inc), "after {}: the bytes of a full import", d.display());
+        }
+    }
+    assert!(fast >= dirs.len() / 2, "{fast} of {} steps from the published state", dirs.len());
+    let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for d in [mails, steps, inc, full] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

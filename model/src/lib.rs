@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -63,6 +63,13 @@ pub struct Index {
     /// pages of at most `CHANGES_PAGE_MAX`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<String>,
+    /// How many changes `changes` holds in all (so the number of job buckets is known without
+    /// reading them), and the job bucket of each page after the first: an incremental import
+    /// reads and rewrites only the pages of the buckets it touches.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub change_count: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub change_buckets: Vec<u32>,
     /// A published catalog is what the first chart needs: its reports, its metrics beyond the
     /// first charts' (`metrics` lists those only) and their chunks are in this file, the
     /// catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing but `reports`,

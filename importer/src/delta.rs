@@ -1,0 +1,699 @@
+//! `--into`'s fast path: new reports added to a testcase from its published state (catalog, the
+//! job files, trend chunks and changes pages the new rows fall in), not rebuilt from every report
+//! document. It applies when the new reports come after every report of the testcases they
+//! measure and change nothing already published but what their own rows add: the old commits keep
+//! their order and ids, the old jobs and reports their positions, the trend chunk count, the own
+//! chunks and the changes buckets stay. Then every file it writes is the file a full build writes
+//! (what `incremental`'s test of byte-identity checks); otherwise it says so and the caller
+//! rebuilds the testcases from their documents.
+
+use crate::build::{self, Options};
+use crate::dataset::{read, read_catalog_and_rest};
+use crate::doc::{CommitInfo, Document, Section};
+use crate::known::Known;
+use crate::pack::{self, Packed};
+use model::{
+    paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, Points, SeriesData, TrendChunk,
+};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+/// One testcase added to: its files, and every file its old catalog named (for the sweep).
+pub struct Added {
+    pub packed: Packed,
+    pub old_files: Vec<String>,
+}
+
+/// Why the fast path does not apply (said with `LKPX_TIMINGS`), or an error reading the dataset.
+pub enum Skip {
+    Not(String),
+    Error(String),
+}
+
+impl From<String> for Skip {
+    fn from(e: String) -> Skip {
+        Skip::Error(e)
+    }
+}
+
+fn not<T>(why: &str) -> Result<T, Skip> {
+    Err(Skip::Not(why.to_string()))
+}
+
+/// Series key: (job position, metric).
+type Key = (u32, String);
+
+/// Add `docs` (this testcase's parts of the new reports, in time order) to the published
+/// testcase whose catalog is `catalog`.
+pub fn add_testcase(
+    dir: &Path,
+    catalog: &str,
+    docs: Vec<Document>,
+    opts: &Options,
+    known: &Known,
+) -> Result<Added, Skip> {
+    let (old, rest) = read_catalog_and_rest(dir, catalog)?;
+    let tc = old.testcases.first().map(|t| t.name.clone()).unwrap_or_default();
+    let mut old_files: Vec<String> = vec![catalog.to_string()];
+    old_files.extend(rest);
+    old_files.extend(old.chunks.iter().cloned());
+    old_files.extend(old.jobs.iter().map(|j| j.shard.clone()));
+    old_files.extend(old.changes.iter().cloned());
+    preconditions(&old, &docs, opts)?;
+    let mut next = next_of(&old, docs, opts)?;
+    let packed = pack_testcase(dir, &tc, &old, &mut next, known)?;
+    Ok(Added { packed, old_files })
+}
+
+/// What must hold of the old catalog and the new documents before anything is built.
+fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), Skip> {
+    if !opts.git_log.is_empty() || old.commits.iter().any(|c| c.time.is_some()) {
+        return not("a git log orders the commits");
+    }
+    if old.reports.iter().any(|r| r.message_id.is_none()) || docs.iter().any(|d| d.message_id.is_none()) {
+        return not("a report without a Message-ID may merge with another");
+    }
+    let key = |t: Option<i64>, s: &str| (t.unwrap_or(i64::MIN), s.to_string());
+    let last = old.reports.iter().map(|r| key(r.time, &r.source)).max();
+    let first = docs.iter().map(|d| key(d.date.as_deref().and_then(build::parse_date), &d.source)).min();
+    if last.is_some() && first.is_some() && first <= last {
+        return not("a new report is not newer than every old one");
+    }
+    if old.metrics.iter().any(|m| (opts.weight)(&m.name) != m.direction) {
+        return not("metric directions differ from the old build's");
+    }
+    Ok(())
+}
+
+/// The testcase after the new reports: its catalog (files not named yet), the series the new rows
+/// add to (whole: old points and new), the changes of those series.
+struct Next {
+    cat: Index,
+    /// Series with new points, by key, with all their points.
+    series: Vec<(Key, Points)>,
+    /// Their changes, in build order.
+    changes: Vec<ChangeRecord>,
+    /// Jobs of the dataset before (positions below are old jobs).
+    old_jobs: usize,
+}
+
+/// Old commits as documents of ids only (the catalog's canonical ids, each old section's commits,
+/// each old report's time), then the new documents: what `build::commits_stage` orders.
+fn skeleton(old: &Index) -> (Vec<Document>, Vec<Option<i64>>) {
+    let infos = old
+        .commits
+        .iter()
+        .map(|c| CommitInfo {
+            id: c.id.clone(),
+            subject: c.subject.clone(),
+            tree: c.tree.clone(),
+            branch: c.branch.clone(),
+        })
+        .collect();
+    let mut docs = vec![Document { commits: infos, ..Default::default() }];
+    let mut times = vec![None];
+    for r in &old.reports {
+        let sections = r
+            .sections
+            .iter()
+            .map(|s| Section {
+                commits: s.commits.iter().map(|&p| old.commits[p as usize].id.clone()).collect(),
+                ..Default::default()
+            })
+            .collect();
+        docs.push(Document { sections, ..Default::default() });
+        times.push(r.time);
+    }
+    (docs, times)
+}
+
+/// The new documents' ids change no old commit: the old ids stay canonical and first, in their
+/// order; no new canonical id shares the first 7 hex digits of an old one (it could take an old
+/// abbreviation the old build resolved).
+fn commits_kept(old: &Index, table: &build::CommitTable, commits: &[model::Commit]) -> bool {
+    let n = old.commits.len();
+    if commits.len() < n || old.commits.iter().zip(commits).any(|(a, b)| a.id != b.id || table.canonical(&a.id) != a.id)
+    {
+        return false;
+    }
+    let hex7 = |id: &str| (id.len() >= 7 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id[..7].to_string());
+    let old_prefixes: HashSet<String> = old.commits.iter().filter_map(|c| hex7(&c.id)).collect();
+    let old_ids: HashSet<&str> = old.commits.iter().map(|c| c.id.as_str()).collect();
+    table
+        .ids()
+        .filter(|id| !old_ids.contains(id.as_str()))
+        .all(|id| hex7(id).is_none_or(|p| !old_prefixes.contains(&p)))
+}
+
+fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Skip> {
+    let (mut all, mut times) = skeleton(old);
+    let first_new = all.len();
+    times.extend(docs.iter().map(|d| d.date.as_deref().and_then(build::parse_date)));
+    all.extend(docs);
+    let (table, commits) = build::commits_stage(&all, &times, opts);
+    if !commits_kept(old, &table, &commits) {
+        return not("the new reports change the old commits' ids or order");
+    }
+    let commit_pos: HashMap<&str, u32> = commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+    let pos_of = |id: &str| commit_pos[table.canonical(id)];
+    let new = &all[first_new..];
+    let new_times = &times[first_new..];
+    let (mut jobs, job_pos) = build::jobs_after(old.jobs.clone(), new);
+    let first_report = old.reports.len() as u32;
+    let col = build::points_stage(new, new_times, &pos_of, &mut jobs, &job_pos, first_report);
+    let mut headlines = build::headlines_stage(new, &pos_of, &job_pos, opts, first_report);
+    headlines.extend(old.headlines.iter().cloned());
+    let rows = col.rows;
+    let mut reports = old.reports.clone();
+    reports.extend(col.reports);
+    let (fail, perf) = (&col.fail_metrics, &col.perf_metrics);
+    let added_points: usize = col.series.iter().map(|(_, p)| p.len()).sum();
+    Ok(Next {
+        cat: Index {
+            schema: model::SCHEMA_VERSION,
+            commits,
+            reports,
+            jobs,
+            headlines,
+            totals: model::Totals {
+                reports: old.totals.reports + new.len(),
+                rows: old.totals.rows + rows,
+                points: old.totals.points + added_points,
+                ..old.totals.clone()
+            },
+            metrics: metrics_with(old, &col.series, fail, perf, opts),
+            ..Default::default()
+        },
+        series: col.series,
+        changes: vec![],
+        old_jobs: old.jobs.len(),
+    })
+}
+
+/// The old metrics, with the new rows' metrics added and their series counted; a metric only
+/// ever failing stays so unless a new row measures it.
+fn metrics_with(
+    old: &Index,
+    new: &[(Key, Points)],
+    fail: &HashSet<&str, rustc_hash::FxBuildHasher>,
+    perf: &HashSet<&str, rustc_hash::FxBuildHasher>,
+    opts: &Options,
+) -> Vec<MetricInfo> {
+    let mut by_name: BTreeMap<String, MetricInfo> = old.metrics.iter().map(|m| (m.name.clone(), m.clone())).collect();
+    for ((_, m), _) in new {
+        let info = by_name.entry(m.clone()).or_insert_with(|| MetricInfo {
+            name: m.clone(),
+            direction: (opts.weight)(m),
+            kpi: build::is_kpi(m),
+            fail: fail.contains(m.as_str()),
+            series: 0,
+            chunk: 0,
+        });
+        info.fail = info.fail && !perf.contains(m.as_str());
+    }
+    by_name.into_values().collect()
+}
+
+/// Pack the testcase after the new reports: its old series the new rows add to read from their
+/// job files, then its job files, trend chunks and changes pages, each from the old file and the
+/// new series (the others kept), then its catalog.
+fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Known) -> Result<Packed, Skip> {
+    let n = pack::chunk_count(next.cat.totals.points);
+    if n != pack::chunk_count(old.totals.points) {
+        return not("the trend chunks' count changes");
+    }
+    let shards = with_old_points(dir, next)?;
+    next.changes = build::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
+    let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
+    let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
+    let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
+    let detected = old.testcases.first().map_or(0, |t| t.detected) + added_detected - removed_detected;
+    next.cat.testcases = vec![build::testcase_info(tc, &next.cat.headlines, detected)];
+    let own = pack::own_chunks(&next.cat, n);
+    if own != pack::own_chunks(old, n) {
+        return not("the metrics with a chunk of their own change");
+    }
+    job_files(tc, next, shards, known, &mut out);
+    chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
+    keep_the_rest(dir, &next.cat, &mut out);
+    let cat = std::mem::take(&mut next.cat);
+    pack::catalog_files(tc, cat, &own, &mut out);
+    Ok(out)
+}
+
+/// Each series the new rows add to, whole: the old points (from the old job files, read here and
+/// returned) then the new, in `build`'s order; new series counted in the metrics and totals.
+fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard>, Skip> {
+    use rayon::prelude::*;
+    let jobs: BTreeSet<u32> =
+        next.series.iter().map(|((j, _), _)| *j).filter(|&j| (j as usize) < next.old_jobs).collect();
+    let read_shards: Vec<Result<(u32, JobShard), String>> =
+        jobs.into_par_iter().map(|j| Ok((j, read::<JobShard>(dir, &next.cat.jobs[j as usize].shard)?))).collect();
+    let shards: BTreeMap<u32, JobShard> = read_shards.into_iter().collect::<Result<_, _>>()?;
+    let mut new_series = 0;
+    for ((j, m), p) in &mut next.series {
+        let found = shards.get(j).and_then(|s| {
+            let i = s.series.binary_search_by(|x| x.metric.as_str().cmp(m)).ok()?;
+            Some(&s.series[i].points)
+        });
+        match found {
+            Some(old) => {
+                let new = std::mem::take(p);
+                *p = widen(old.clone());
+                append(p, new);
+                build::sort_points(p);
+            }
+            None => {
+                new_series += 1;
+                let i = next.cat.metrics.binary_search_by(|x| x.name.as_str().cmp(m)).expect("every metric listed");
+                next.cat.metrics[i].series += 1;
+            }
+        }
+    }
+    next.cat.totals.series += new_series;
+    next.cat.totals.jobs = next.cat.jobs.len();
+    Ok(shards)
+}
+
+/// A published (compacted, `build::compact`) series with every column at full length again.
+fn widen(mut p: Points) -> Points {
+    let n = p.commit.len();
+    if p.fails.is_empty() {
+        p.fails = vec![None; n];
+    }
+    if p.values.is_empty() {
+        p.values = vec![Vec::new(); n];
+    }
+    p
+}
+
+fn append(p: &mut Points, q: Points) {
+    p.commit.extend(q.commit);
+    p.mean.extend(q.mean);
+    p.stddev_pct.extend(q.stddev_pct);
+    p.runs.extend(q.runs);
+    p.report.extend(q.report);
+    p.change.extend(q.change);
+    p.base.extend(q.base);
+    p.fails.extend(q.fails);
+    p.values.extend(q.values);
+}
+
+/// The job files of the jobs with new points: the old file's series with the new ones in place.
+fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, known: &Known, out: &mut Packed) {
+    let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
+    for ((j, m), p) in &next.series {
+        by_job.entry(*j).or_default().push(SeriesData {
+            job: *j,
+            metric: m.clone(),
+            points: build::compact(p.clone()),
+        });
+    }
+    let files: Vec<JobShard> = by_job
+        .into_iter()
+        .map(|(j, new)| {
+            let mut series = shards.remove(&j).map(|s| s.series).unwrap_or_default();
+            let names: HashSet<String> = new.iter().map(|s| s.metric.clone()).collect();
+            series.retain(|s| !names.contains(&s.metric));
+            series.extend(new);
+            series.sort_by(|a, b| a.metric.cmp(&b.metric));
+            JobShard { schema: model::SCHEMA_VERSION, job: next.cat.jobs[j as usize].id.clone(), series }
+        })
+        .collect();
+    let paths = pack::named(&files, known, &|h| paths::job_shard(tc, h), out);
+    for (f, path) in files.iter().zip(paths) {
+        let j = f.series[0].job;
+        next.cat.jobs[j as usize].shard = path;
+    }
+}
+
+/// The trend chunks the new series fall in: the old chunk with the new series (and their
+/// detected steps) in place of the old, or a new chunk; every metric's chunk position.
+#[allow(clippy::too_many_arguments)]
+fn chunk_files(
+    dir: &Path,
+    tc: &str,
+    old: &Index,
+    next: &mut Next,
+    n: u32,
+    own: &BTreeMap<String, u32>,
+    known: &Known,
+    out: &mut Packed,
+) -> Result<(), Skip> {
+    use rayon::prelude::*;
+    let key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
+    let mut path_of: BTreeMap<u32, String> =
+        old.metrics.iter().map(|m| (key(&m.name), old.chunks[m.chunk as usize].clone())).collect();
+    let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
+    let mut by_key: BTreeMap<u32, (Vec<SeriesData>, Vec<ChangeRecord>)> = BTreeMap::new();
+    for ((j, m), p) in &next.series {
+        let mut points = build::compact(p.clone());
+        points.values = Vec::new();
+        by_key.entry(key(m)).or_default().0.push(SeriesData { job: *j, metric: m.clone(), points });
+    }
+    for c in next.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
+        by_key.get_mut(&key(&c.metric)).expect("a new series' chunk").1.push(c.clone());
+    }
+    let made: Vec<Result<(u32, TrendChunk), String>> = by_key
+        .into_par_iter()
+        .map(|(k, (series, detected))| {
+            let mut chunk = match path_of.get(&k) {
+                Some(p) => read::<TrendChunk>(dir, p)?,
+                None => TrendChunk { schema: model::SCHEMA_VERSION, testcase: tc.to_string(), ..Default::default() },
+            };
+            chunk.series.retain(|s| !touched.contains(&(s.job, s.metric.as_str())));
+            chunk.series.extend(series);
+            chunk.series.sort_by(|a, b| (a.job, &a.metric).cmp(&(b.job, &b.metric)));
+            chunk.detected.retain(|c| !touched.contains(&(c.job, c.metric.as_str())));
+            chunk.detected.extend(detected);
+            chunk.detected.sort_by(|a, b| (a.job, &a.metric).cmp(&(b.job, &b.metric)));
+            Ok((k, chunk))
+        })
+        .collect();
+    let (keys, chunks): (Vec<u32>, Vec<TrendChunk>) =
+        made.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+    let named = pack::named(&chunks, known, &|h| paths::trend_chunk(tc, h), out);
+    path_of.extend(keys.into_iter().zip(named));
+    let pos: BTreeMap<u32, u32> = path_of.keys().enumerate().map(|(i, k)| (*k, i as u32)).collect();
+    next.cat.chunks = path_of.into_values().collect();
+    for m in &mut next.cat.metrics {
+        m.chunk = pos[&key(&m.name)];
+    }
+    Ok(())
+}
+
+/// The old files the new catalog still names, kept as they are.
+fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) {
+    let made: HashSet<String> =
+        out.files.iter().map(|f| f.0.clone()).chain(out.kept.iter().map(|k| k.0.clone())).collect();
+    let named = cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes);
+    let rest: BTreeSet<&String> = named.filter(|p| !made.contains(*p)).collect();
+    for rel in rest {
+        let len = std::fs::metadata(dir.join(rel)).map(|m| m.len()).unwrap_or(0);
+        out.kept.push((rel.clone(), len));
+    }
+}
+
+/// Where a change record was, for ties of the listing order within one series (old records are
+/// in build order within the first page, then within their bucket's pages; a series is all old or
+/// all new).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Src {
+    First(u32),
+    Bucket(u32),
+    New(u32),
+}
+
+struct Ranked {
+    c: ChangeRecord,
+    from: Src,
+}
+
+/// The order of `pack::changes_pages`: the listing order, ties in build order (series order,
+/// then the series' own).
+fn rank(a: &Ranked, b: &Ranked) -> Ordering {
+    ChangeRecord::listing_order(&a.c, &b.c)
+        .then_with(|| (a.c.job, a.c.metric.as_str()).cmp(&(b.c.job, b.c.metric.as_str())))
+        .then(a.from.cmp(&b.from))
+}
+
+/// The changes pages after the new series' changes replace their old ones: the first page and
+/// the pages of the buckets the new series' jobs are in (and of the buckets the first page's
+/// records leave for) read and written again, the other pages kept. Returns how many detected
+/// steps were removed.
+fn changes_files(
+    dir: &Path,
+    tc: &str,
+    old: &Index,
+    next: &mut Next,
+    known: &Known,
+    out: &mut Packed,
+) -> Result<usize, Skip> {
+    let first_max = model::CHANGES_FIRST;
+    if !old.changes.is_empty() && old.changes.len() != old.change_buckets.len() + 1 {
+        return not("the old catalog does not say its changes pages' buckets");
+    }
+    let buckets = model::changes_buckets(old.change_count - old.change_count.min(first_max));
+    let jobs = &next.cat.jobs;
+    let bucket = |job: u32| model::changes_bucket(&jobs[job as usize].id, buckets);
+    let mut pages_of: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for (b, p) in old.change_buckets.iter().zip(old.changes.iter().skip(1)) {
+        pages_of.entry(*b).or_default().push(p.clone());
+    }
+    let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
+    let tb: BTreeSet<u32> = next.series.iter().map(|((j, _), _)| bucket(*j)).collect();
+    let all_loaded = pages_of.keys().all(|b| tb.contains(b));
+    let read_bucket = |b: u32| -> Result<Vec<ChangeRecord>, String> {
+        let mut v = Vec::new();
+        for p in pages_of.get(&b).into_iter().flatten() {
+            v.extend(read::<ChangesShard>(dir, p)?.changes);
+        }
+        Ok(v)
+    };
+    let first: Vec<ChangeRecord> = match old.changes.first() {
+        Some(p) => read::<ChangesShard>(dir, p)?.changes,
+        None => vec![],
+    };
+    let cutoff = first.last().cloned();
+    let (mut removed, mut removed_detected) = (0, 0);
+    let mut pool: Vec<Ranked> = Vec::new();
+    let mut take = |c: ChangeRecord, from: Src, pool: &mut Vec<Ranked>| {
+        if touched.contains(&(c.job, c.metric.as_str())) {
+            removed += 1;
+            removed_detected += usize::from(c.source == ChangeSource::Detected);
+        } else {
+            pool.push(Ranked { c, from });
+        }
+    };
+    for (i, c) in first.into_iter().enumerate() {
+        take(c, Src::First(i as u32), &mut pool);
+    }
+    for &b in &tb {
+        for (i, c) in read_bucket(b)?.into_iter().enumerate() {
+            take(c, Src::Bucket(i as u32), &mut pool);
+        }
+    }
+    pool.extend(next.changes.iter().cloned().enumerate().map(|(i, c)| Ranked { c, from: Src::New(i as u32) }));
+    let total = old.change_count - removed + next.changes.len();
+    let pages = if all_loaded {
+        // every record is here: the pages as a full build makes them
+        pool.sort_by(|a, b| (a.c.job, a.c.metric.as_str(), a.from).cmp(&(b.c.job, b.c.metric.as_str(), b.from)));
+        let (pages, page_buckets) = pack::changes_pages(tc, pool.into_iter().map(|r| r.c).collect(), jobs);
+        let buckets = std::iter::once(None).chain(page_buckets.into_iter().map(Some));
+        pages.into_iter().zip(buckets).map(|(p, b)| Page::New(p, b)).collect()
+    } else {
+        if model::changes_buckets(total - total.min(first_max)) != buckets {
+            return not("the changes' bucket count changes");
+        }
+        let Some(cutoff) = cutoff else { return not("no first changes page") };
+        let rest = first_page_and_rest(&mut pool, &cutoff)?;
+        let mut by_bucket: BTreeMap<u32, Vec<Ranked>> = tb.iter().map(|b| (*b, Vec::new())).collect();
+        for r in rest {
+            by_bucket.entry(bucket(r.c.job)).or_default().push(r);
+        }
+        // the buckets the first page's records left for, read
+        for (b, v) in by_bucket.iter_mut().filter(|(b, _)| !tb.contains(b)) {
+            v.extend(read_bucket(*b)?.into_iter().enumerate().map(|(i, c)| Ranked { c, from: Src::Bucket(i as u32) }));
+        }
+        bucket_pages(tc, pool, by_bucket, &pages_of)
+    };
+    let new: Vec<ChangesShard> =
+        pages.iter().filter_map(|p| if let Page::New(s, _) = p { Some(s.clone()) } else { None }).collect();
+    let mut named = pack::named(&new, known, &|h| paths::changes(tc, h), out).into_iter();
+    next.cat.changes.clear();
+    next.cat.change_buckets.clear();
+    for p in pages {
+        let (path, b) = match p {
+            Page::New(_, b) => (named.next().expect("a name per new page"), b),
+            Page::Old(path, b) => (path, Some(b)),
+        };
+        next.cat.changes.push(path);
+        next.cat.change_buckets.extend(b);
+    }
+    next.cat.change_count = total;
+    Ok(removed_detected)
+}
+
+/// A changes page of the new catalog: made (with its bucket, none for the first), or kept.
+enum Page {
+    New(ChangesShard, Option<u32>),
+    Old(String, u32),
+}
+
+/// Sort the pool of candidates and keep its first `CHANGES_FIRST` there; returns the others.
+/// Every record not in the pool (in a bucket not read) sorted after the old first page's last
+/// (`cutoff`), so the pool's top is the whole top when its last is an old first-page record or
+/// sorts strictly before `cutoff`.
+fn first_page_and_rest(pool: &mut Vec<Ranked>, cutoff: &ChangeRecord) -> Result<Vec<Ranked>, Skip> {
+    use rayon::prelude::*;
+    let first_max = model::CHANGES_FIRST;
+    pool.par_sort_by(rank);
+    let Some(x) = pool.get(first_max - 1) else { return not("the first changes page would take records not read") };
+    if !matches!(x.from, Src::First(_)) && ChangeRecord::listing_order(&x.c, cutoff) != Ordering::Less {
+        return not("the first changes page would take records not read");
+    }
+    Ok(pool.split_off(first_max))
+}
+
+/// The first page, then every bucket's pages in bucket order: those of `by_bucket` made from its
+/// records (none when it has none), the others kept.
+fn bucket_pages(
+    tc: &str,
+    first: Vec<Ranked>,
+    mut by_bucket: BTreeMap<u32, Vec<Ranked>>,
+    pages_of: &BTreeMap<u32, Vec<String>>,
+) -> Vec<Page> {
+    let shard =
+        |v: Vec<ChangeRecord>| ChangesShard { schema: model::SCHEMA_VERSION, testcase: tc.to_string(), changes: v };
+    let mut out = vec![Page::New(shard(first.into_iter().map(|r| r.c).collect()), None)];
+    let all: BTreeSet<u32> = pages_of.keys().chain(by_bucket.keys()).copied().collect();
+    for b in all {
+        match by_bucket.remove(&b) {
+            Some(mut v) => {
+                v.sort_by(rank);
+                let mut it = v.into_iter().map(|r| r.c).peekable();
+                while it.peek().is_some() {
+                    let page: Vec<ChangeRecord> = it.by_ref().take(model::CHANGES_PAGE_MAX).collect();
+                    out.push(Page::New(shard(page), Some(b)));
+                }
+            }
+            None => out.extend(pages_of[&b].iter().map(|p| Page::Old(p.clone(), b))),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TC: &str = "t";
+
+    fn jobs() -> Vec<model::Job> {
+        (0..300).map(|j| model::Job { id: format!("{:016x}", j * 7919 + 13), ..Default::default() }).collect()
+    }
+
+    /// A series' records in build order: `n` changes of sizes from `size`.
+    fn series(job: u32, m: u32, n: usize, size: &dyn Fn(usize) -> f64) -> Vec<ChangeRecord> {
+        (0..n)
+            .map(|i| ChangeRecord {
+                job,
+                metric: format!("m{m}"),
+                change: size(i),
+                head: (i % 40) as u32,
+                source: if i % 3 == 0 { ChangeSource::Detected } else { ChangeSource::Stated },
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    /// Every series' records, 300 jobs × 16 metrics × 30, in build order; `replace` gives a
+    /// series' records instead.
+    fn all(replace: &dyn Fn(u32, u32) -> Option<Vec<ChangeRecord>>) -> Vec<ChangeRecord> {
+        let mut out = Vec::new();
+        for j in 0..300 {
+            for m in 0..16 {
+                let seed = (j * 16 + m) as usize;
+                let own = || series(j, m, 30, &|i| (((seed * 31 + i) * 7_907) % 10_007) as f64 / 10.0);
+                out.extend(replace(j, m).unwrap_or_else(own));
+            }
+        }
+        out
+    }
+
+    /// The old pages written under `dir`, and the old catalog naming them.
+    fn published(dir: &Path, records: Vec<ChangeRecord>) -> Index {
+        let jobs = jobs();
+        let count = records.len();
+        let (pages, buckets) = pack::changes_pages(TC, records, &jobs);
+        std::fs::create_dir_all(dir.join("c")).unwrap();
+        let mut changes = Vec::new();
+        for (k, p) in pages.iter().enumerate() {
+            let rel = paths::changes(TC, &format!("old{k}"));
+            std::fs::write(dir.join(&rel), pack::json(p)).unwrap();
+            changes.push(rel);
+        }
+        Index { jobs, changes, change_count: count, change_buckets: buckets, ..Default::default() }
+    }
+
+    /// Each page's bytes, the buckets of the pages after the first, how many pages were made.
+    type Pages = (Vec<Vec<u8>>, Vec<u32>, usize);
+
+    /// The pages after replacing the series of `new` (keys and their records in build order): the
+    /// bytes of each page the catalog names, its buckets, the files made, or why not.
+    fn add(dir: &Path, old: &Index, new: &[((u32, u32), Vec<ChangeRecord>)]) -> Result<Pages, String> {
+        let mut next = Next {
+            cat: Index { jobs: old.jobs.clone(), ..Default::default() },
+            series: new.iter().map(|((j, m), _)| ((*j, format!("m{m}")), Points::default())).collect(),
+            changes: new.iter().flat_map(|(_, r)| r.clone()).collect(),
+            old_jobs: old.jobs.len(),
+        };
+        let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
+        match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
+            Ok(_) => {}
+            Err(Skip::Not(why)) => return Err(why),
+            Err(Skip::Error(e)) => panic!("{e}"),
+        }
+        let made: BTreeMap<&String, &Vec<u8>> = out.files.iter().map(|(p, b)| (p, b)).collect();
+        let bytes = next
+            .cat
+            .changes
+            .iter()
+            .map(|p| made.get(p).map(|b| b.to_vec()).unwrap_or_else(|| std::fs::read(dir.join(p)).unwrap()))
+            .collect();
+        Ok((bytes, next.cat.change_buckets, out.files.len()))
+    }
+
+    fn expected(records: Vec<ChangeRecord>) -> (Vec<Vec<u8>>, Vec<u32>) {
+        let (pages, buckets) = pack::changes_pages(TC, records, &jobs());
+        (pages.iter().map(pack::json).collect(), buckets)
+    }
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("lkpx-delta-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    /// New records that enter the first page push others out to their buckets, read and written
+    /// again though no new series is in them; the other buckets' pages are kept; the result is
+    /// the pages of all records.
+    #[test]
+    fn changes_entering_the_first_page_move_others_to_their_buckets() {
+        let dir = tmp("enter");
+        let old = published(&dir, all(&|_, _| None));
+        assert!(old.change_buckets.iter().collect::<BTreeSet<_>>().len() >= 6, "{:?}", old.change_buckets);
+        let big = series(5, 3, 3, &|i| 5_000.0 + i as f64);
+        let small = series(17, 0, 12, &|i| 0.5 + i as f64 / 100.0);
+        let new = vec![((5, 3), big.clone()), ((17, 0), small.clone())];
+        let (got, buckets, made) = add(&dir, &old, &new).unwrap();
+        let want = expected(all(&|j, m| match (j, m) {
+            (5, 3) => Some(big.clone()),
+            (17, 0) => Some(small.clone()),
+            _ => None,
+        }));
+        assert_eq!(buckets, want.1);
+        assert!(got == want.0, "the pages of all records");
+        assert!(made < got.len(), "{made} of {} pages made again: the others kept", got.len());
+        // the first page, the two new series' buckets, and a bucket only the first page's
+        // records moved to
+        let n = model::changes_buckets(old.change_count - model::CHANGES_FIRST);
+        let touched: BTreeSet<u32> = [5, 17].iter().map(|&j| model::changes_bucket(&old.jobs[j].id, n)).collect();
+        assert!(made > 1 + touched.len(), "{made} pages made, {} buckets of new series", touched.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// When the first page would need records of buckets not read (old top changes replaced by
+    /// small ones), the fast path says so instead of guessing.
+    #[test]
+    fn a_first_page_that_needs_unread_records_is_not_made_from_the_published_state() {
+        let dir = tmp("leave");
+        let top = series(5, 3, 40, &|i| 5_000.0 + i as f64);
+        let old = published(&dir, all(&|j, m| ((j, m) == (5, 3)).then(|| top.clone())));
+        let small = series(5, 3, 40, &|i| 0.1 + i as f64 / 1000.0);
+        let why = add(&dir, &old, &[((5, 3), small)]).unwrap_err();
+        assert!(why.contains("first changes page"), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
