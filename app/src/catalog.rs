@@ -579,6 +579,8 @@ pub(crate) mod tests {
             totals: Default::default(),
             chunks: vec!["s/x/0.json".into()],
             changes: vec![],
+            change_count: 0,
+            change_buckets: vec![],
             rest: None,
             quiet: vec![],
         }
