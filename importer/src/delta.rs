@@ -27,7 +27,11 @@ pub struct Added {
 
 /// Why the fast path does not apply (said with `LKPX_TIMINGS`), or an error reading the dataset.
 pub enum Skip {
+    /// Not to this testcase: rebuild it from its report documents (the others can still be added to).
     Not(String),
+    /// Not to any: a new report may merge with an old one, which would change what the other
+    /// testcases are given too.
+    Merge(String),
     Error(String),
 }
 
@@ -68,11 +72,12 @@ pub fn add_testcase(
 
 /// What must hold of the old catalog and the new documents before anything is built.
 fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), Skip> {
+    // checked first: every other reason leaves the other testcases to the fast path
+    if old.reports.iter().any(|r| r.message_id.is_none()) || docs.iter().any(|d| d.message_id.is_none()) {
+        return Err(Skip::Merge("a report without a Message-ID may merge with another".into()));
+    }
     if !opts.git_log.is_empty() || old.commits.iter().any(|c| c.time.is_some()) {
         return not("a git log orders the commits");
-    }
-    if old.reports.iter().any(|r| r.message_id.is_none()) || docs.iter().any(|d| d.message_id.is_none()) {
-        return not("a report without a Message-ID may merge with another");
     }
     let key = |t: Option<i64>, s: &str| (t.unwrap_or(i64::MIN), s.to_string());
     let last = old.reports.iter().map(|r| key(r.time, &r.source)).max();
@@ -632,7 +637,7 @@ mod tests {
         let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
         match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
             Ok(_) => {}
-            Err(Skip::Not(why)) => return Err(why),
+            Err(Skip::Not(why) | Skip::Merge(why)) => return Err(why),
             Err(Skip::Error(e)) => panic!("{e}"),
         }
         let made: BTreeMap<&String, &Vec<u8>> = out.files.iter().map(|(p, b)| (p, b)).collect();

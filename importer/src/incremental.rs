@@ -9,7 +9,7 @@ use crate::doc::Document;
 use crate::docfile::{from_doc, to_docs_reusing};
 use crate::pack;
 use crate::publish::{Publisher, Sweep, Written};
-use model::{paths, Index, ReportDoc, Root};
+use model::{paths, ReportDoc, Root};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -23,6 +23,7 @@ pub struct Added {
 /// The reports already in the dataset that the new ones touch: every report of every testcase
 /// they measure (and of those an old report of the same id measures); with `close`, also of every
 /// testcase those reports measure, and so on.
+#[derive(Default)]
 struct Loaded {
     docs: Vec<Document>,
     /// The report documents as they are on disk, by id: an old report the import leaves as it was is not
@@ -37,13 +38,7 @@ struct Loaded {
 fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Result<Loaded, String> {
     let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
-    let mut l = Loaded {
-        docs: vec![],
-        old_docs: BTreeMap::new(),
-        ids: BTreeSet::new(),
-        testcases: BTreeSet::new(),
-        old_files: vec![],
-    };
+    let mut l = Loaded::default();
     let mut queue: Vec<String> = new.iter().flat_map(testcases_of).collect();
     // the same report imported before (by id) may name other testcases
     for d in new {
@@ -58,37 +53,49 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
             continue;
         }
         let Some(e) = entries.get(tc.as_str()) else { continue };
-        let spine: Index = read(dir, &e.catalog)?;
-        l.old_files.push(e.catalog.clone());
-        l.old_files.extend(spine.rest.iter().cloned());
-        let cat = crate::dataset::read_catalog(dir, &e.catalog)?;
-        l.old_files.extend(cat.chunks.iter().cloned());
-        l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
-        l.old_files.extend(cat.changes.iter().cloned());
-        // the documents are read, parsed and made documents again on all cores, then taken in
-        // catalog order
-        use rayon::prelude::*;
-        let todo: Vec<&model::ReportMeta> = cat.reports.iter().filter(|r| !l.ids.contains(&r.id)).collect();
-        let read_docs: Vec<Result<(ReportDoc, Document), String>> = todo
-            .par_iter()
-            .map(|r| {
-                let rd: ReportDoc = read(dir, &r.doc())?;
-                let d = from_doc(&rd, &script).map_err(|e| format!("{}: {e}", r.doc()))?;
-                Ok((rd, d))
-            })
-            .collect();
-        for (r, got) in todo.iter().zip(read_docs) {
-            if l.ids.contains(&r.id) {
-                continue;
-            }
-            let (rd, d) = got?;
-            let more = add_parsed(&mut l, rd, d);
-            if close {
-                queue.extend(more);
-            }
+        let more = load_testcase(dir, e, &mut l, &script)?;
+        if close {
+            queue.extend(more);
         }
     }
     Ok(l)
+}
+
+/// Take the report documents of the testcase of `e` that `l` has not taken yet, and the names of
+/// the files its catalog names; returns the testcases those reports measure.
+fn load_testcase(
+    dir: &Path,
+    e: &model::TestcaseEntry,
+    l: &mut Loaded,
+    script: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<BTreeSet<String>, String> {
+    let (cat, rest) = crate::dataset::read_catalog_and_rest(dir, &e.catalog)?;
+    l.old_files.push(e.catalog.clone());
+    l.old_files.extend(rest);
+    l.old_files.extend(cat.chunks.iter().cloned());
+    l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
+    l.old_files.extend(cat.changes.iter().cloned());
+    // the documents are read, parsed and made documents again on all cores, then taken in
+    // catalog order
+    use rayon::prelude::*;
+    let todo: Vec<&model::ReportMeta> = cat.reports.iter().filter(|r| !l.ids.contains(&r.id)).collect();
+    let read_docs: Vec<Result<(ReportDoc, Document), String>> = todo
+        .par_iter()
+        .map(|r| {
+            let rd: ReportDoc = read(dir, &r.doc())?;
+            let d = from_doc(&rd, script).map_err(|e| format!("{}: {e}", r.doc()))?;
+            Ok((rd, d))
+        })
+        .collect();
+    let mut more = BTreeSet::new();
+    for (r, got) in todo.iter().zip(read_docs) {
+        if l.ids.contains(&r.id) {
+            continue;
+        }
+        let (rd, d) = got?;
+        more.extend(add_parsed(l, rd, d));
+    }
+    Ok(more)
 }
 
 /// Take one old report document; returns the testcases it measures.
@@ -150,8 +157,9 @@ struct Touched {
 }
 
 /// Add the new reports to the testcases they measure from those testcases' published state
-/// (`delta`), when it applies to every one of them: each new report new to the dataset (by id),
-/// with a Message-ID. A testcase new to the dataset is built from its new reports.
+/// (`delta`) where that applies, and rebuild the others (and build new ones) from their report
+/// documents: each new report new to the dataset (by id), with a Message-ID. `None` when no
+/// testcase can be added to (a report imported before, or one that may merge with an old one).
 fn from_published(
     dir: &Path,
     root: &Root,
@@ -165,27 +173,40 @@ fn from_published(
     }
     let docs = crate::build::sort_by_time(new.to_vec());
     let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
-    let (mut old_tcs, mut new_tcs) = (BTreeMap::new(), BTreeMap::new());
-    for (tc, d) in split_by_testcase(docs.clone()) {
-        match entries.get(tc.as_str()) {
-            Some(e) => {
-                old_tcs.insert(tc, (e.catalog.clone(), d));
-            }
-            None => {
-                new_tcs.insert(tc, d);
-            }
-        }
-    }
-    let testcases: BTreeSet<String> = old_tcs.keys().chain(new_tcs.keys()).cloned().collect();
+    let by_tc = split_by_testcase(docs.clone());
+    let testcases: BTreeSet<String> = by_tc.keys().cloned().collect();
     let mut added = Vec::new();
-    for (tc, (catalog, d)) in old_tcs {
-        match crate::delta::add_testcase(dir, &catalog, d, opts, publisher.known()) {
+    // testcases rebuilt from their documents: new ones, and those the fast path does not apply to
+    let mut rebuild: BTreeSet<String> = BTreeSet::new();
+    // each testcase on the next free core, the biggest first
+    use rayon::prelude::*;
+    let mut todo: Vec<(String, Vec<Document>)> = by_tc.into_iter().collect();
+    todo.sort_by_key(|(tc, _)| std::cmp::Reverse(entries.get(tc.as_str()).map_or(0, |e| e.points)));
+    let tried: Vec<(String, Option<Result<crate::delta::Added, crate::delta::Skip>>)> = todo
+        .into_par_iter()
+        .map(|(tc, d)| {
+            let got = entries
+                .get(tc.as_str())
+                .map(|e| crate::delta::add_testcase(dir, &e.catalog, d, opts, publisher.known()));
+            (tc, got)
+        })
+        .collect();
+    for (tc, got) in tried {
+        let Some(got) = got else {
+            rebuild.insert(tc);
+            continue;
+        };
+        match got {
             Ok(a) => {
                 crate::timing::note(&format!("into: {tc} added to from its published state"));
                 added.push(a);
             }
             Err(crate::delta::Skip::Not(why)) => {
                 crate::timing::note(&format!("into: {tc} not from the published state: {why}"));
+                rebuild.insert(tc);
+            }
+            Err(crate::delta::Skip::Merge(why)) => {
+                crate::timing::note(&format!("into: not from the published state: {tc}: {why}"));
                 return Ok(None);
             }
             Err(crate::delta::Skip::Error(e)) => return Err(e),
@@ -193,18 +214,20 @@ fn from_published(
     }
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let mut old_files = Vec::new();
-    let mut entries = Vec::new();
+    let mut written = Vec::new();
     for a in added {
         old_files.extend(a.old_files);
-        entries.push(publisher.testcase(a.packed).map_err(writing)?);
+        written.push(publisher.testcase(a.packed).map_err(writing)?);
     }
-    let built =
-        build_testcases_each(new_tcs, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    entries.extend(built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?);
+    let rebuilt = rebuild_only(dir, &entries, &rebuild, &docs, opts, publisher)?;
+    old_files.extend(rebuilt.1);
+    written.extend(rebuilt.0);
     let (reports, scripts) = crate::docfile::to_docs(&docs, opts);
-    crate::timing::note("into: added from the published state");
+    if rebuild.iter().all(|tc| !entries.contains_key(tc.as_str())) {
+        crate::timing::note("into: added from the published state");
+    }
     Ok(Some(Touched {
-        entries,
+        entries: written,
         testcases,
         reports,
         unchanged: BTreeSet::new(),
@@ -213,6 +236,34 @@ fn from_published(
         old_files,
         duplicates: 0,
     }))
+}
+
+/// Build the testcases `tcs` from their old report documents and the `new` ones (no report merges
+/// with another: `from_published` made sure); returns their root entries and the files their old
+/// catalogs named.
+fn rebuild_only(
+    dir: &Path,
+    entries: &BTreeMap<&str, &model::TestcaseEntry>,
+    tcs: &BTreeSet<String>,
+    new: &[Document],
+    opts: &Options,
+    publisher: &Publisher,
+) -> Result<(Vec<model::TestcaseEntry>, Vec<String>), String> {
+    let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
+    let mut l = Loaded::default();
+    for tc in tcs {
+        if let Some(e) = entries.get(tc.as_str()) {
+            load_testcase(dir, e, &mut l, &script)?;
+        }
+    }
+    let mut docs = std::mem::take(&mut l.docs);
+    docs.extend(new.iter().cloned());
+    let mut by_tc = split_by_testcase(crate::build::sort_by_time(docs));
+    by_tc.retain(|tc, _| tcs.contains(tc));
+    let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
+    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
+    let entries = built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?;
+    Ok((entries, l.old_files))
 }
 
 /// Rebuild the testcases the new reports measure from their report documents (old and new).

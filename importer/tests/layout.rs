@@ -522,6 +522,47 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
         }
     }
     assert!(fast >= dirs.len() / 2, "{fast} of {} steps from the published state", dirs.len());
+    // one import of an older mail of one testcase (rebuilt from its documents) and a newer mail of
+    // another (added to from its published state)
+    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", mails.to_str().unwrap()]).output().unwrap();
+    let mut testcases: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for l in String::from_utf8(rows.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let source = v["source"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        testcases.entry(source).or_default().insert(v["testcase"].as_str().unwrap().to_string());
+    }
+    let single: Vec<(&String, &String)> =
+        testcases.iter().filter(|(_, t)| t.len() == 1).map(|(m, t)| (m, t.first().unwrap())).collect();
+    // the newer: mail 69 again (its testcase took the fast path above, as the last step); the
+    // older: the first mail of one other testcase
+    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", dirs[20].to_str().unwrap()]).output().unwrap();
+    let first = String::from_utf8(rows.stdout).unwrap().lines().next().unwrap().to_string();
+    let new_tc = serde_json::from_str::<serde_json::Value>(&first).unwrap()["testcase"].as_str().unwrap().to_string();
+    let (old_mail, old_tc) = *single.iter().find(|(_, t)| **t != new_tc).unwrap();
+    let batch = steps.join("batch");
+    std::fs::create_dir_all(&batch).unwrap();
+    for (mail, date, head) in [
+        (mails.join(old_mail), "Sun, 1 Jan 2023 00:00:00 +0800", "d00dfeed12"),
+        (dirs[20].join("00069.eml"), "Fri, 3 Feb 2023 00:00:00 +0800", "beefcafe12"),
+    ] {
+        let text = std::fs::read_to_string(mail).unwrap();
+        std::fs::write(batch.join(format!("{head}.eml")), again(&text, date, head)).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
+        .args(["import", "--into", inc.to_str().unwrap(), batch.to_str().unwrap()])
+        .env("LKPX_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains(&format!("{old_tc} not from the published state: a new report is not newer")), "{said}");
+    assert!(said.contains(&format!("{new_tc} added to from its published state")), "{said}");
+    let mut inputs = vec![mails.to_str().unwrap()];
+    inputs.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    inputs.push(batch.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&full);
+    import(&full, &inputs);
+    assert!(tree(&full) == tree(&inc), "after the batch: the bytes of a full import");
     let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     for d in [mails, steps, inc, full] {
