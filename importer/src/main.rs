@@ -359,7 +359,7 @@ fn import(
     let t = &root.totals;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} named by fingerprint, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} kept, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
         read.roots,
         read.files,
         read.bytes as f64 / 1e6,

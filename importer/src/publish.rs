@@ -19,7 +19,8 @@ pub struct Written {
     pub files: usize,
     pub bytes: u64,
     pub changed: usize,
-    /// Value files already there under their fingerprint's name (`known`), not serialised again.
+    /// Value files already there, kept: found under their fingerprint's name (`known`), not
+    /// serialised again, or (`--into` from the published state) unchanged and not read.
     pub reused: usize,
     pub removed: usize,
     /// The largest file written other than the root: (bytes, path relative to the output).
