@@ -32,6 +32,9 @@ pub enum Skip {
     /// Not to any: a new report may merge with an old one, which would change what the other
     /// testcases are given too.
     Merge(String),
+    /// An old file it needs is missing, unreadable or inconsistent: the testcase is rebuilt from
+    /// its report documents (which rewrites that file), and the import says so.
+    Damaged(String),
     Error(String),
 }
 
@@ -45,6 +48,15 @@ fn not<T>(why: &str) -> Result<T, Skip> {
     Err(Skip::Not(why.to_string()))
 }
 
+fn damaged<T>(why: String) -> Result<T, Skip> {
+    Err(Skip::Damaged(why))
+}
+
+/// An old file the fast path needs (job file, trend chunk, changes page).
+fn read_old<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, Skip> {
+    read(dir, rel).map_err(Skip::Damaged)
+}
+
 /// Series key: (job position, metric).
 type Key = (u32, String);
 
@@ -52,13 +64,14 @@ type Key = (u32, String);
 /// testcase whose catalog is `catalog`.
 pub fn add_testcase(
     dir: &Path,
+    tc: &str,
     catalog: &str,
     docs: Vec<Document>,
     opts: &Options,
     known: &Known,
 ) -> Result<Added, Skip> {
     let (old, rest) = read_catalog_and_rest(dir, catalog)?;
-    let tc = old.testcases.first().map(|t| t.name.clone()).unwrap_or_default();
+    consistent(&old, tc, catalog)?;
     let mut old_files: Vec<String> = vec![catalog.to_string()];
     old_files.extend(rest);
     old_files.extend(old.chunks.iter().cloned());
@@ -66,8 +79,29 @@ pub fn add_testcase(
     old_files.extend(old.changes.iter().cloned());
     preconditions(&old, &docs, opts)?;
     let mut next = next_of(&old, docs, opts)?;
-    let packed = pack_testcase(dir, &tc, &old, &mut next, known)?;
+    let packed = pack_testcase(dir, tc, &old, &mut next, known)?;
     Ok(Added { packed, old_files })
+}
+
+/// The positions and lists of the old catalog the fast path relies on.
+fn consistent(old: &Index, tc: &str, catalog: &str) -> Result<(), Skip> {
+    let bad = |why: &str| damaged(format!("{catalog}: {why}"));
+    if old.testcases.len() != 1 || old.testcases[0].name != tc {
+        return bad("not the catalog of one testcase");
+    }
+    if let Err(e) = model::assemble::check_catalog(old) {
+        return bad(&e);
+    }
+    if old.metrics.iter().any(|m| m.chunk as usize >= old.chunks.len()) {
+        return bad("a metric's chunk is missing");
+    }
+    if old.metrics.windows(2).any(|w| w[0].name >= w[1].name) {
+        return bad("metrics not sorted by name");
+    }
+    if !old.changes.is_empty() && old.changes.len() != old.change_buckets.len() + 1 {
+        return bad("the buckets of its changes pages are not said");
+    }
+    Ok(())
 }
 
 /// What must hold of the old catalog and the new documents before anything is built.
@@ -85,8 +119,8 @@ fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), S
     if last.is_some() && first.is_some() && first <= last {
         return not("a new report is not newer than every old one");
     }
-    if old.metrics.iter().any(|m| (opts.weight)(&m.name) != m.direction) {
-        return not("metric directions differ from the old build's");
+    if old.metrics.iter().any(|m| (opts.weight)(&m.name) != m.direction || build::is_kpi(&m.name) != m.kpi) {
+        return not("metric directions or KPI flags differ from the old build's");
     }
     Ok(())
 }
@@ -233,7 +267,9 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
     let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
     let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
-    let detected = old.testcases.first().map_or(0, |t| t.detected) + added_detected - removed_detected;
+    let Some(detected) = (old.testcases[0].detected + added_detected).checked_sub(removed_detected) else {
+        return damaged(format!("{tc}: the catalog counts fewer detected steps than its pages hold"));
+    };
     next.cat.testcases = vec![build::testcase_info(tc, &next.cat.headlines, detected)];
     let own = pack::own_chunks(&next.cat, n);
     if own != pack::own_chunks(old, n) {
@@ -241,7 +277,7 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     }
     job_files(tc, next, shards, known, &mut out);
     chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
-    keep_the_rest(dir, &next.cat, &mut out);
+    keep_the_rest(dir, &next.cat, &mut out)?;
     let cat = std::mem::take(&mut next.cat);
     pack::catalog_files(tc, cat, &own, &mut out);
     Ok(out)
@@ -253,8 +289,19 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
     use rayon::prelude::*;
     let jobs: BTreeSet<u32> =
         next.series.iter().map(|((j, _), _)| *j).filter(|&j| (j as usize) < next.old_jobs).collect();
-    let read_shards: Vec<Result<(u32, JobShard), String>> =
-        jobs.into_par_iter().map(|j| Ok((j, read::<JobShard>(dir, &next.cat.jobs[j as usize].shard)?))).collect();
+    let read_shards: Vec<Result<(u32, JobShard), Skip>> = jobs
+        .into_par_iter()
+        .map(|j| {
+            let rel = &next.cat.jobs[j as usize].shard;
+            let shard: JobShard = read_old(dir, rel)?;
+            // (sorted by metric: the old points are looked up by name)
+            let sorted = shard.series.windows(2).all(|w| w[0].metric < w[1].metric);
+            if !sorted || shard.series.iter().any(|s| s.job != j || s.points.is_ragged()) {
+                return damaged(format!("{rel}: not the job file of job {j} as the importer writes it"));
+            }
+            Ok((j, shard))
+        })
+        .collect();
     let shards: BTreeMap<u32, JobShard> = read_shards.into_iter().collect::<Result<_, _>>()?;
     let mut new_series = 0;
     for ((j, m), p) in &mut next.series {
@@ -360,11 +407,20 @@ fn chunk_files(
     for c in next.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         by_key.get_mut(&key(&c.metric)).expect("a new series' chunk").1.push(c.clone());
     }
-    let made: Vec<Result<(u32, TrendChunk), String>> = by_key
+    let made: Vec<Result<(u32, TrendChunk), Skip>> = by_key
         .into_par_iter()
         .map(|(k, (series, detected))| {
             let mut chunk = match path_of.get(&k) {
-                Some(p) => read::<TrendChunk>(dir, p)?,
+                Some(p) => {
+                    let chunk: TrendChunk = read_old(dir, p)?;
+                    let old_job = |j: u32| (j as usize) < next.old_jobs;
+                    if chunk.series.iter().any(|s| !old_job(s.job) || s.points.is_ragged())
+                        || chunk.detected.iter().any(|c| !old_job(c.job))
+                    {
+                        return damaged(format!("{p}: not a trend chunk of this catalog"));
+                    }
+                    chunk
+                }
                 None => TrendChunk { schema: model::SCHEMA_VERSION, testcase: tc.to_string(), ..Default::default() },
             };
             chunk.series.retain(|s| !touched.contains(&(s.job, s.metric.as_str())));
@@ -389,15 +445,19 @@ fn chunk_files(
 }
 
 /// The old files the new catalog still names, kept as they are.
-fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) {
+/// (each must be there and not empty: a full build would write it)
+fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) -> Result<(), Skip> {
     let made: HashSet<String> =
         out.files.iter().map(|f| f.0.clone()).chain(out.kept.iter().map(|k| k.0.clone())).collect();
     let named = cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes);
     let rest: BTreeSet<&String> = named.filter(|p| !made.contains(*p)).collect();
     for rel in rest {
-        let len = std::fs::metadata(dir.join(rel)).map(|m| m.len()).unwrap_or(0);
-        out.kept.push((rel.clone(), len));
+        match std::fs::metadata(dir.join(rel)) {
+            Ok(m) if m.is_file() && m.len() > 0 => out.kept.push((rel.clone(), m.len())),
+            _ => return damaged(format!("{rel}: missing or empty")),
+        }
     }
+    Ok(())
 }
 
 /// Where a change record was, for ties of the listing order within one series (old records are
@@ -436,9 +496,6 @@ fn changes_files(
     out: &mut Packed,
 ) -> Result<usize, Skip> {
     let first_max = model::CHANGES_FIRST;
-    if !old.changes.is_empty() && old.changes.len() != old.change_buckets.len() + 1 {
-        return not("the old catalog does not say its changes pages' buckets");
-    }
     let buckets = model::changes_buckets(old.change_count - old.change_count.min(first_max));
     let jobs = &next.cat.jobs;
     let bucket = |job: u32| model::changes_bucket(&jobs[job as usize].id, buckets);
@@ -449,15 +506,22 @@ fn changes_files(
     let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
     let tb: BTreeSet<u32> = next.series.iter().map(|((j, _), _)| bucket(*j)).collect();
     let all_loaded = pages_of.keys().all(|b| tb.contains(b));
-    let read_bucket = |b: u32| -> Result<Vec<ChangeRecord>, String> {
+    let read_page = |rel: &str| -> Result<Vec<ChangeRecord>, Skip> {
+        let page: ChangesShard = read_old(dir, rel)?;
+        if page.changes.iter().any(|c| c.job as usize >= next.old_jobs) {
+            return damaged(format!("{rel}: a change of a job the catalog does not have"));
+        }
+        Ok(page.changes)
+    };
+    let read_bucket = |b: u32| -> Result<Vec<ChangeRecord>, Skip> {
         let mut v = Vec::new();
         for p in pages_of.get(&b).into_iter().flatten() {
-            v.extend(read::<ChangesShard>(dir, p)?.changes);
+            v.extend(read_page(p)?);
         }
         Ok(v)
     };
     let first: Vec<ChangeRecord> = match old.changes.first() {
-        Some(p) => read::<ChangesShard>(dir, p)?.changes,
+        Some(p) => read_page(p)?,
         None => vec![],
     };
     let cutoff = first.last().cloned();
@@ -480,7 +544,9 @@ fn changes_files(
         }
     }
     pool.extend(next.changes.iter().cloned().enumerate().map(|(i, c)| Ranked { c, from: Src::New(i as u32) }));
-    let total = old.change_count - removed + next.changes.len();
+    let Some(total) = (old.change_count + next.changes.len()).checked_sub(removed) else {
+        return damaged(format!("{tc}: the catalog counts fewer changes than its pages hold"));
+    };
     let pages = if all_loaded {
         // every record is here: the pages as a full build makes them
         pool.sort_by(|a, b| (a.c.job, a.c.metric.as_str(), a.from).cmp(&(b.c.job, b.c.metric.as_str(), b.from)));
@@ -637,7 +703,7 @@ mod tests {
         let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
         match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
             Ok(_) => {}
-            Err(Skip::Not(why) | Skip::Merge(why)) => return Err(why),
+            Err(Skip::Not(why) | Skip::Merge(why) | Skip::Damaged(why)) => return Err(why),
             Err(Skip::Error(e)) => panic!("{e}"),
         }
         let made: BTreeMap<&String, &Vec<u8>> = out.files.iter().map(|(p, b)| (p, b)).collect();

@@ -187,7 +187,7 @@ fn from_published(
         .map(|(tc, d)| {
             let got = entries
                 .get(tc.as_str())
-                .map(|e| crate::delta::add_testcase(dir, &e.catalog, d, opts, publisher.known()));
+                .map(|e| crate::delta::add_testcase(dir, &tc, &e.catalog, d, opts, publisher.known()));
             (tc, got)
         })
         .collect();
@@ -203,6 +203,10 @@ fn from_published(
             }
             Err(crate::delta::Skip::Not(why)) => {
                 crate::timing::note(&format!("into: {tc} not from the published state: {why}"));
+                rebuild.insert(tc);
+            }
+            Err(crate::delta::Skip::Damaged(why)) => {
+                eprintln!("lkpx: warning: {why}: {tc} rebuilt from its report documents");
                 rebuild.insert(tc);
             }
             Err(crate::delta::Skip::Merge(why)) => {

@@ -564,6 +564,26 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     let _ = std::fs::remove_dir_all(&full);
     import(&full, &inputs);
     assert!(tree(&full) == tree(&inc), "after the batch: the bytes of a full import");
+    // an old file the next import would keep is gone (a job file of the testcase it adds to, of
+    // another job): that testcase is rebuilt from its documents, which writes the file again, and
+    // the import says so
+    let row: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let params: BTreeMap<String, String> = serde_json::from_value(row["params"].clone()).unwrap();
+    let job = model::job_id(&new_tc, row["tbox_group"].as_str().unwrap(), &params);
+    let data = importer::dataset::Published::open(&inc).unwrap();
+    let victim = data.index.jobs.iter().find(|j| j.testcase == new_tc && j.id != job).unwrap().shard.clone();
+    std::fs::remove_file(inc.join(&victim)).unwrap();
+    let last = steps.join("last");
+    std::fs::create_dir_all(&last).unwrap();
+    let text = std::fs::read_to_string(dirs[20].join("00069.eml")).unwrap();
+    std::fs::write(last.join("facade1234.eml"), again(&text, "Sat, 4 Feb 2023 00:00:00 +0800", "facade1234")).unwrap();
+    let said = add(&inc, &[last.to_str().unwrap()]);
+    let warned = format!("lkpx: warning: {victim}: missing or empty: {new_tc} rebuilt from its report documents");
+    assert!(said.contains(&warned), "{said}");
+    inputs.push(last.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&full);
+    import(&full, &inputs);
+    assert!(tree(&full) == tree(&inc), "after the lost file: the bytes of a full import");
     let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     for d in [mails, steps, inc, full] {

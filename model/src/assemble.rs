@@ -57,14 +57,7 @@ impl Part {
 
     /// A series in merged positions; every column checked.
     pub fn series(&self, sd: &SeriesData) -> Result<SeriesData, String> {
-        let p = &sd.points;
-        let n = p.commit.len();
-        let ragged = [p.mean.len(), p.stddev_pct.len(), p.runs.len(), p.report.len(), p.change.len(), p.base.len()]
-            .iter()
-            .any(|&l| l != n)
-            || !(p.fails.is_empty() || p.fails.len() == n)
-            || !(p.values.is_empty() || p.values.len() == n);
-        if ragged {
+        if sd.points.is_ragged() {
             return Err(format!("series {} has columns of different lengths", sd.metric));
         }
         let mut out = sd.clone();

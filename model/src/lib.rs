@@ -503,6 +503,16 @@ impl Points {
         self.commit.len()
     }
 
+    /// Columns of different lengths (`fails` and `values` may be empty: none of them).
+    pub fn is_ragged(&self) -> bool {
+        let n = self.len();
+        [self.mean.len(), self.stddev_pct.len(), self.runs.len(), self.report.len(), self.change.len(), self.base.len()]
+            .iter()
+            .any(|&l| l != n)
+            || !(self.fails.is_empty() || self.fails.len() == n)
+            || !(self.values.is_empty() || self.values.len() == n)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.commit.is_empty()
     }
