@@ -70,8 +70,10 @@ pub fn add_testcase(
     opts: &Options,
     known: &Known,
 ) -> Result<Added, Skip> {
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let (old, rest) = read_catalog_and_rest(dir, catalog)?;
     consistent(&old, tc, catalog)?;
+    stages.mark(&format!("{tc}: delta: the catalog read and checked"));
     let mut old_files: Vec<String> = vec![catalog.to_string()];
     old_files.extend(rest);
     old_files.extend(old.chunks.iter().cloned());
@@ -79,6 +81,7 @@ pub fn add_testcase(
     old_files.extend(old.changes.iter().cloned());
     preconditions(&old, &docs, opts)?;
     let mut next = next_of(&old, docs, opts)?;
+    stages.mark(&format!("{tc}: delta: commits, jobs, reports, new points"));
     let packed = pack_testcase(dir, tc, &old, &mut next, known)?;
     Ok(Added { packed, old_files })
 }
@@ -262,10 +265,13 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     if n != pack::chunk_count(old.totals.points) {
         return not("the trend chunks' count changes");
     }
+    let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let shards = with_old_points(dir, next)?;
     next.changes = build::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
+    stages.mark(&format!("{tc}: delta: old points read, changes found"));
     let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
     let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
+    stages.mark(&format!("{tc}: delta: changes pages"));
     let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
     let Some(detected) = (old.testcases[0].detected + added_detected).checked_sub(removed_detected) else {
         return damaged(format!("{tc}: the catalog counts fewer detected steps than its pages hold"));
@@ -277,9 +283,11 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     }
     job_files(tc, next, shards, known, &mut out);
     chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
+    stages.mark(&format!("{tc}: delta: job files and trend chunks"));
     keep_the_rest(dir, &next.cat, &mut out)?;
     let cat = std::mem::take(&mut next.cat);
     pack::catalog_files(tc, cat, &own, &mut out);
+    stages.mark(&format!("{tc}: delta: the rest kept, the catalog"));
     Ok(out)
 }
 
