@@ -52,6 +52,30 @@ fn add(into: &Path, inputs: &[&str]) -> String {
     err
 }
 
+/// `lkpx import --into DIR INPUT` with `LKPX_TIMINGS=1` (which says what the import did); what it said.
+fn add_timed(into: &Path, input: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
+        .args(["import", "--into", into.to_str().unwrap(), input.to_str().unwrap()])
+        .env("LKPX_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{said}");
+    said
+}
+
+/// The testcases each mail of `dir` measures, by file name.
+fn testcases_by_mail(dir: &Path) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", dir.to_str().unwrap()]).output().unwrap();
+    let mut testcases: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for l in String::from_utf8(rows.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let source = v["source"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        testcases.entry(source).or_default().insert(v["testcase"].as_str().unwrap().to_string());
+    }
+    testcases
+}
+
 const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests/result_root"];
 
 #[test]
@@ -408,13 +432,7 @@ fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
     let (mails, last, inc, full) = (tmpdir("span-mails"), tmpdir("span-last"), tmpdir("span-inc"), tmpdir("span-full"));
     let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", mails.to_str().unwrap()]).output().unwrap();
-    let mut testcases: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
-    for l in String::from_utf8(rows.stdout).unwrap().lines() {
-        let v: serde_json::Value = serde_json::from_str(l).unwrap();
-        let source = v["source"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
-        testcases.entry(source).or_default().insert(v["testcase"].as_str().unwrap().to_string());
-    }
+    let testcases = testcases_by_mail(&mails);
     // the newest mail of one testcase that an older mail of two testcases shares
     let (mail, tc, other) = testcases
         .iter()
@@ -433,13 +451,7 @@ fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
         root.testcases.iter().find(|e| e.name == t).unwrap().catalog.clone()
     };
     let (before, before_tc) = (catalog(&inc, &other), catalog(&inc, &tc));
-    let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
-        .args(["import", "--into", inc.to_str().unwrap(), last.to_str().unwrap()])
-        .env("LKPX_TIMINGS", "1")
-        .output()
-        .unwrap();
-    let said = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{said}");
+    let said = add_timed(&inc, &last);
     // (the timings name each testcase built)
     assert!(said.contains(&format!("testcase {tc}: built")), "{said}");
     assert!(!said.contains(&format!("testcase {other}: built")), "{other} not built again: {said}");
@@ -501,13 +513,7 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     import(&inc, &[mails.to_str().unwrap()]);
     let mut fast = 0;
     for (k, d) in dirs.iter().enumerate() {
-        let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
-            .args(["import", "--into", inc.to_str().unwrap(), d.to_str().unwrap()])
-            .env("LKPX_TIMINGS", "1")
-            .output()
-            .unwrap();
-        let said = String::from_utf8(out.stderr).unwrap();
-        assert!(out.status.success(), "{said}");
+        let said = add_timed(&inc, d);
         let from_published = said.contains("into: added from the published state");
         fast += usize::from(from_published);
         assert!(from_published || said.contains("not from the published state"), "{said}");
@@ -525,13 +531,7 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     assert!(fast >= dirs.len() / 2, "{fast} of {} steps from the published state", dirs.len());
     // one import of an older mail of one testcase (rebuilt from its documents) and a newer mail of
     // another (added to from its published state)
-    let rows = Command::new(env!("CARGO_BIN_EXE_lkpx")).args(["rows", mails.to_str().unwrap()]).output().unwrap();
-    let mut testcases: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
-    for l in String::from_utf8(rows.stdout).unwrap().lines() {
-        let v: serde_json::Value = serde_json::from_str(l).unwrap();
-        let source = v["source"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
-        testcases.entry(source).or_default().insert(v["testcase"].as_str().unwrap().to_string());
-    }
+    let testcases = testcases_by_mail(&mails);
     let single: Vec<(&String, &String)> =
         testcases.iter().filter(|(_, t)| t.len() == 1).map(|(m, t)| (m, t.first().unwrap())).collect();
     // the newer: mail 69 again (its testcase took the fast path above, as the last step); the
@@ -549,13 +549,7 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
         let text = std::fs::read_to_string(mail).unwrap();
         std::fs::write(batch.join(format!("{head}.eml")), again(&text, date, head)).unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_lkpx"))
-        .args(["import", "--into", inc.to_str().unwrap(), batch.to_str().unwrap()])
-        .env("LKPX_TIMINGS", "1")
-        .output()
-        .unwrap();
-    let said = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "{said}");
+    let said = add_timed(&inc, &batch);
     assert!(said.contains(&format!("{old_tc} not from the published state: a new report is not newer")), "{said}");
     assert!(said.contains(&format!("{new_tc} added to from its published state")), "{said}");
     let mut inputs = vec![mails.to_str().unwrap()];
