@@ -577,17 +577,24 @@ fn changes_files(
         }
         bucket_pages(tc, pool, by_bucket, &pages_of)
     };
-    let new: Vec<ChangesShard> =
-        pages.iter().filter_map(|p| if let Page::New(s, _) = p { Some(s.clone()) } else { None }).collect();
-    let mut named = pack::named(&new, known, &|h| paths::changes(tc, h), out).into_iter();
+    // the pages made, named together; each page of the list: a kept page's path, or none (the
+    // next name), and its bucket
+    let mut made: Vec<ChangesShard> = Vec::new();
+    let mut list: Vec<(Option<String>, Option<u32>)> = Vec::new();
+    for p in pages {
+        match p {
+            Page::New(s, b) => {
+                made.push(s);
+                list.push((None, b));
+            }
+            Page::Old(path, b) => list.push((Some(path), Some(b))),
+        }
+    }
+    let mut named = pack::named(&made, known, &|h| paths::changes(tc, h), out).into_iter();
     next.cat.changes.clear();
     next.cat.change_buckets.clear();
-    for p in pages {
-        let (path, b) = match p {
-            Page::New(_, b) => (named.next().expect("a name per new page"), b),
-            Page::Old(path, b) => (path, Some(b)),
-        };
-        next.cat.changes.push(path);
+    for (path, b) in list {
+        next.cat.changes.push(path.unwrap_or_else(|| named.next().expect("a name per page made")));
         next.cat.change_buckets.extend(b);
     }
     next.cat.change_count = total;

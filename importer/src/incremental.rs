@@ -264,10 +264,19 @@ fn rebuild_only(
     docs.extend(new.iter().cloned());
     let mut by_tc = split_by_testcase(crate::build::sort_by_time(docs));
     by_tc.retain(|tc, _| tcs.contains(tc));
+    Ok((build_and_publish(dir, by_tc, opts, publisher)?, l.old_files))
+}
+
+/// Build each testcase from its documents, pack it and hand its files to `publisher`; returns
+/// their root entries.
+fn build_and_publish(
+    dir: &Path,
+    by_tc: BTreeMap<String, Vec<Document>>,
+    opts: &Options,
+    publisher: &Publisher,
+) -> Result<Vec<model::TestcaseEntry>, String> {
     let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
-    let entries = built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?;
-    Ok((entries, l.old_files))
+    built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(|e| format!("writing {}: {e}", dir.display()))
 }
 
 /// Rebuild the testcases the new reports measure from their report documents (old and new).
@@ -287,14 +296,11 @@ fn rebuilt(
     let (reports, scripts) = to_docs_reusing(&docs, unmerged, opts);
     // a report document equal to the one on disk has the same bytes there already
     let unchanged = reports.iter().filter(|r| old_docs.get(&r.id) == Some(*r)).map(|r| r.id.clone()).collect();
-    let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     // an old report that also measures a testcase the new ones do not leaves that testcase as it was
     let mut by_tc = split_by_testcase(docs);
     by_tc.retain(|tc, _| loaded.testcases.contains(tc));
-    let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    let entries = built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(writing)?;
     Ok(Touched {
-        entries,
+        entries: build_and_publish(dir, by_tc, opts, publisher)?,
         testcases: loaded.testcases,
         reports,
         unchanged,
