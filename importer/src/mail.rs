@@ -61,7 +61,7 @@ pub fn split_mbox(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// Parse one message. Documents without a header block (web pages, plain reports) come back as

@@ -573,8 +573,8 @@ impl<'m> Parser<'m> {
                 .job_hashes
                 .entry(Arc::as_ptr(&row.job) as usize)
                 .or_insert_with(|| {
-                    use std::hash::Hash;
-                    let mut h = model::paths::Fnv::new();
+                    use std::hash::{Hash, Hasher};
+                    let mut h = xxhash_rust::xxh3::Xxh3Default::new();
                     row.job.hash(&mut h);
                     // the Arc is kept so that its address cannot be reused by another job
                     (row.job.clone(), h.finish())
@@ -809,8 +809,8 @@ fn is_broken_row(toks: &[Tok], next: Option<&Line>) -> bool {
 
 /// Identity of a row for "already read": commits, job, metric and every number, hashed.
 fn row_key(commits: &[String], row: &Row, job_hash: u64) -> u64 {
-    use std::hash::Hash;
-    let mut h = model::paths::Fnv::new();
+    use std::hash::{Hash, Hasher};
+    let mut h = xxhash_rust::xxh3::Xxh3Default::new();
     // Abbreviated ids differ between a mail and its quoted copy only by length: use 7 chars.
     for c in commits {
         let short = if c.len() > 7 && c.bytes().all(|b| b.is_ascii_hexdigit()) { &c[..7] } else { c.as_str() };
