@@ -149,6 +149,8 @@ struct Touched {
     reports: Vec<ReportDoc>,
     unchanged: BTreeSet<String>,
     scripts: BTreeMap<String, String>,
+    /// The scripts the old versions of `reports` named (a merge may give a report another script).
+    old_scripts: BTreeSet<String>,
     /// Old reports among `reports`.
     old_count: usize,
     /// Files the touched testcases' old catalogs named.
@@ -236,10 +238,38 @@ fn from_published(
         reports,
         unchanged: BTreeSet::new(),
         scripts,
+        old_scripts: BTreeSet::new(),
         old_count: 0,
         old_files,
         duplicates: 0,
     }))
+}
+
+/// The scripts of `old` no report names any more: neither one of `reports` (the reports the import
+/// made again) nor one of `others` (every other report of the dataset), whose report documents are
+/// read only when a script may be gone. Scripts are shared by content: 2015–2020
+/// mails all said `bin/lkp run job.yaml`, and a merge with the mail that carries the job's own
+/// `reproduce` gives the report that script instead.
+fn scripts_gone(
+    dir: &Path,
+    reports: &[ReportDoc],
+    old: &BTreeSet<String>,
+    others: &[model::ReportSummary],
+) -> Result<BTreeSet<String>, String> {
+    let named: BTreeSet<&str> = reports.iter().filter_map(|r| r.script.as_deref()).collect();
+    let mut gone: BTreeSet<String> = old.iter().filter(|h| !named.contains(h.as_str())).cloned().collect();
+    if gone.is_empty() {
+        return Ok(gone);
+    }
+    use rayon::prelude::*;
+    let still: Vec<Option<String>> = others
+        .par_iter()
+        .map(|s| read::<ReportDoc>(dir, &paths::report_doc(&s.id)).map(|d| d.script))
+        .collect::<Result<_, String>>()?;
+    for h in still.iter().flatten() {
+        gone.remove(h);
+    }
+    Ok(gone)
 }
 
 /// Build the testcases `tcs` from their old report documents and the `new` ones (no report merges
@@ -305,6 +335,7 @@ fn rebuilt(
         reports,
         unchanged,
         scripts,
+        old_scripts: old_docs.values().filter_map(|d| d.script.clone()).collect(),
         old_count,
         old_files: loaded.old_files,
         duplicates: dups_old,
@@ -343,6 +374,7 @@ pub fn add_with_state(
         old.extend(read::<model::ReportPage>(dir, p)?.reports);
     }
     let mut summaries: Vec<model::ReportSummary> = old.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
+    let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries)?;
     summaries.extend(t.reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - t.old_count;
     let (mut new_root, pages) = pack::root(entries, total, summaries);
@@ -350,6 +382,7 @@ pub fn add_with_state(
     stages.mark("into: the report documents and the reports list");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
+    old_files.extend(gone.iter().map(|h| paths::script(h)));
     match (state, &root.archives) {
         (Some(s), old) => {
             let (r, file) = crate::archive::with_state(new_root, s);

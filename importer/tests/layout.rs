@@ -464,6 +464,83 @@ fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
     }
 }
 
+/// A mail's text (008.txt, 009.txt) names the generic script of its time (`bin/lkp run job.yaml`);
+/// the same mail as sent (raw/*.eml) carries the job's own `reproduce`, which the merged report
+/// takes. Added later, the generic script stays while another report names it, then goes: each
+/// step is a full import's bytes (it stayed behind as a stray file before).
+#[test]
+fn a_script_a_merge_replaces_goes_once_no_report_names_it() {
+    let (inc, full) = (tmpdir("script-inc"), tmpdir("script-full"));
+    let generic = |dir: &Path| {
+        tree(dir)
+            .into_iter()
+            .any(|(k, v)| k.starts_with("r/") && String::from_utf8_lossy(&v).contains("lkp run     job.yaml"))
+    };
+    let texts = ["fixtures/corpus/008.txt", "fixtures/corpus/009.txt"];
+    import(&inc, &texts);
+    assert!(generic(&inc), "the texts name the generic script");
+    let mut steps: Vec<&str> = texts.to_vec();
+    for (mail, generic_left) in [("fixtures/corpus/raw/008.eml", true), ("fixtures/corpus/raw/009.eml", false)] {
+        let said = add(&inc, &[mail]);
+        assert!(said.contains("1 duplicates merged"), "{said}");
+        steps.push(mail);
+        import(&full, &steps);
+        assert_eq!(generic(&inc), generic_left, "after {mail}");
+        assert!(tree(&full) == tree(&inc), "after {mail}: the bytes of a full import");
+        let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&inc);
+    let _ = std::fs::remove_dir_all(&full);
+}
+
+/// Every real input (the seeds, the mails' texts, the same mails as sent, a result root) in a
+/// shuffled order, added in batches of 1–6: the dataset is a full import's bytes at the end, and
+/// `lkpx check` passes after each step. Texts and mails of one report merge in any order.
+#[test]
+fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
+    let (inc, full) = (tmpdir("shuffled-inc"), tmpdir("shuffled-full"));
+    let mut inputs: Vec<String> = vec!["fixtures/lkp-tests/result_root".into()];
+    for (dir, ext) in [("fixtures/seeds", "txt"), ("fixtures/corpus", "txt"), ("fixtures/corpus/raw", "eml")] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(ext) {
+                inputs.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    inputs.sort();
+    assert!(inputs.len() > 70, "{}", inputs.len());
+    // a fixed shuffle (xorshift), so that a failure comes back
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    for i in (1..inputs.len()).rev() {
+        let j = next(i + 1);
+        inputs.swap(i, j);
+    }
+    let args: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    import(&inc, &args[..3]);
+    let mut at = 3;
+    while at < args.len() {
+        let end = args.len().min(at + 1 + next(6));
+        add(&inc, &args[at..end]);
+        let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
+        assert_eq!(code, 0, "after {:?}: {err}", &args[at..end]);
+        at = end;
+    }
+    import(&full, &args);
+    let (a, b) = (tree(&full), tree(&inc));
+    let differ: Vec<&String> = a.keys().chain(b.keys()).filter(|k| a.get(*k) != b.get(*k)).collect();
+    assert!(differ.is_empty(), "not a full import's bytes: {differ:?}");
+    let _ = std::fs::remove_dir_all(&inc);
+    let _ = std::fs::remove_dir_all(&full);
+}
+
 /// `mail`'s text as a later mail of the same jobs: a new Message-ID, `date`, and a new head commit
 /// (`head`, 10 hex digits, replacing the mail's own) against the same base.
 fn again(mail: &str, date: &str, head: &str) -> String {
