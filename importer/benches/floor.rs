@@ -66,13 +66,7 @@ fn main() {
     let (docs, parse) = timed(|| {
         let mut n = 0;
         for (name, bytes) in &blobs {
-            let mut res = input::FileResult {
-                path: name.clone(),
-                bytes: bytes.len(),
-                docs: vec![],
-                skipped: None,
-                errors: vec![],
-            };
+            let mut res = input::FileResult::new(name.clone(), bytes.len());
             input::read_bytes(name, bytes, &mut res);
             n += res.docs.len();
         }

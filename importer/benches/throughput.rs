@@ -15,13 +15,7 @@ fn main() {
     let parse_all = || {
         let mut docs = Vec::new();
         for (name, bytes) in &blobs {
-            let mut res = input::FileResult {
-                path: name.clone(),
-                bytes: bytes.len(),
-                docs: vec![],
-                skipped: None,
-                errors: vec![],
-            };
+            let mut res = input::FileResult::new(name.clone(), bytes.len());
             input::read_bytes(name, bytes, &mut res);
             docs.extend(res.docs);
         }

@@ -18,6 +18,13 @@ pub struct FileResult {
     pub errors: Vec<String>,
 }
 
+impl FileResult {
+    /// Nothing read yet from `path` (`bytes` long).
+    pub fn new(path: String, bytes: usize) -> FileResult {
+        FileResult { path, bytes, docs: vec![], skipped: None, errors: vec![] }
+    }
+}
+
 /// Every file under `paths` (directories recursed), sorted, deduplicated.
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     let (files, _, errors) = collect_files_and_archives(paths);
@@ -65,7 +72,7 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
 /// Read one result root (a commit directory of lkp-tests results).
 pub fn read_result_root(dir: &Path) -> FileResult {
     let name = dir.display().to_string();
-    let mut res = FileResult { path: name.clone(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
+    let mut res = FileResult::new(name.clone(), 0);
     match crate::resultroot::read_commit_dir(dir, &name) {
         Ok(doc) => res.docs.push(doc),
         Err(e) => res.errors.push(e.to_string()),
@@ -108,7 +115,7 @@ fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors:
 /// Read one file into documents.
 pub fn read_file(path: &Path) -> FileResult {
     let name = path.display().to_string();
-    let mut res = FileResult { path: name.clone(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
+    let mut res = FileResult::new(name.clone(), 0);
     let raw = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// metric directions, commits with lkpx's default links) and their scripts, or why it is not a
 /// report, and every problem naming `name:line`.
 pub fn read_upload(name: &str, raw: Vec<u8>) -> Upload {
-    let mut res = FileResult { path: name.to_string(), bytes: 0, docs: vec![], skipped: None, errors: vec![] };
+    let mut res = FileResult::new(name.to_string(), 0);
     read_raw(name, raw, &mut res);
     let weight = Directions::lkp_weight;
     let opts = Options { commit_url: None, git_log: vec![], weight: &weight };

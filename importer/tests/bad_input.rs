@@ -142,7 +142,7 @@ struct Read {
 }
 
 fn read(name: &str, text: &str) -> Read {
-    let mut res = FileResult { path: name.into(), bytes: text.len(), docs: vec![], skipped: None, errors: vec![] };
+    let mut res = FileResult::new(name.into(), text.len());
     read_bytes(name, text.as_bytes(), &mut res);
     let mut out = Read::default();
     for d in res.docs {

@@ -69,7 +69,7 @@ fn mutated_reports_never_panic() {
         // keep each case small enough for a quick test
         let src = &src[..src.len().min(40_000)];
         let data = mutate(src, &mut rng);
-        let mut res = FileResult { path: "m".into(), bytes: data.len(), docs: vec![], skipped: None, errors: vec![] };
+        let mut res = FileResult::new("m".into(), data.len());
         read_bytes("m", &data, &mut res);
         for d in &res.docs {
             parsed += importer::rows::row_objects(d).len();
@@ -91,7 +91,7 @@ fn mutated_reports_never_panic() {
         b"=\n=",
         b"---------- ----------\n1 +1% 2 x\n",
     ] {
-        let mut res = FileResult { path: "p".into(), bytes: data.len(), docs: vec![], skipped: None, errors: vec![] };
+        let mut res = FileResult::new("p".into(), data.len());
         read_bytes("p", data, &mut res);
     }
 }
