@@ -112,15 +112,27 @@ impl Published {
     }
 }
 
+/// What `check` found.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// Empty: the dataset is whole.
+    pub problems: Vec<String>,
+    /// Files checked.
+    pub files: usize,
+    /// Files under the published directories that nothing the root leads to names (an import killed
+    /// before its switch leaves its new files; the next full import removes them): not a problem
+    /// for the page, but not what an import makes.
+    pub strays: Vec<String>,
+}
+
 /// Verify a published dataset: the root and every file it names (directly or through a
 /// catalog) exist, parse, carry this schema, are the bytes their hash names say, and point only
-/// inside their catalog. Returns the problems found (empty: the dataset is whole) and the
-/// number of files checked.
-pub fn check(dir: &Path) -> (Vec<String>, usize) {
+/// inside their catalog; and list the files nothing names.
+pub fn check(dir: &Path) -> Checked {
     let mut problems = Vec::new();
     let root: Root = match read(dir, paths::INDEX) {
         Ok(r) => r,
-        Err(e) => return (vec![e], 1),
+        Err(e) => return Checked { problems: vec![e], files: 1, strays: Vec::new() },
     };
     let mut checked = 1;
     let mut unstamped = root.clone();
@@ -128,35 +140,68 @@ pub fn check(dir: &Path) -> (Vec<String>, usize) {
     if paths::content_hash(&crate::pack::json(&unstamped)) != root.generation {
         problems.push(format!("{}: generation {} does not match its content", paths::INDEX, root.generation));
     }
-    let mut docs: BTreeSet<String> = BTreeSet::new();
-    let mut scripts: BTreeSet<String> = BTreeSet::new();
+    let mut seen = Seen::default();
     for t in &root.testcases {
-        checked += check_testcase(dir, t, &mut problems, &mut docs, &mut scripts);
+        checked += check_testcase(dir, t, &mut problems, &mut seen);
     }
     for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
-        docs.insert(d);
+        seen.docs.insert(d);
     }
     for p in &root.pages {
         checked += 1;
         match read_hashed::<model::ReportPage>(dir, p) {
-            Ok(page) => docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id))),
+            Ok(page) => seen.docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id))),
             Err(e) => problems.push(e),
         }
     }
     checked += check_by_job(dir, &root, &mut problems);
-    for rel in &docs {
+    for rel in &seen.docs {
         checked += 1;
         if let Err(e) = read::<ReportDoc>(dir, rel) {
             problems.push(e);
         }
     }
-    for rel in &scripts {
+    for rel in &seen.scripts {
         checked += 1;
         if !dir.join(rel).is_file() {
             problems.push(format!("{rel}: missing"));
         }
     }
-    (problems, checked)
+    let mut named = seen.files;
+    named.extend(seen.docs);
+    named.extend(seen.scripts);
+    named.extend(root.pages.iter().chain(&root.by_job).chain(&root.archives).cloned());
+    Checked { problems, files: checked, strays: strays(dir, &named) }
+}
+
+/// The files a check met, by path in the dataset.
+#[derive(Default)]
+struct Seen {
+    docs: BTreeSet<String>,
+    scripts: BTreeSet<String>,
+    /// Catalogs (both halves), trend chunks, job files, changes pages.
+    files: BTreeSet<String>,
+}
+
+/// Files under the published directories of `dir` that are not in `named`.
+fn strays(dir: &Path, named: &BTreeSet<String>) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, named: &BTreeSet<String>, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir.join(rel)) else { return };
+        for e in entries.flatten() {
+            let name = format!("{rel}/{}", e.file_name().to_string_lossy());
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(dir, &name, named, out);
+            } else if !named.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for d in paths::DIRS {
+        walk(dir, d, named, &mut out);
+    }
+    out.sort();
+    out
 }
 
 /// The reports list by job: a power of two of files, each report in the file of its job.
@@ -207,9 +252,10 @@ fn read_printed<T: serde::de::DeserializeOwned + serde::Serialize>(dir: &Path, r
     Ok(v)
 }
 
-/// Both halves of a catalog, each checked against its name, and the whole they make; the
-/// first half must be what the importer makes of the whole (its metrics, chunks and quiet reports).
-fn read_halves(dir: &Path, rel: &str) -> Result<Index, String> {
+/// Both halves of a catalog, each checked against its name: the whole they make and the path of its
+/// rest. The first half must be what the importer makes of the whole (its metrics, chunks and quiet
+/// reports).
+fn read_halves(dir: &Path, rel: &str) -> Result<(Index, String), String> {
     let spine: Index = read_hashed(dir, rel)?;
     let rest_rel = spine.rest.clone().ok_or_else(|| format!("{rel}: names no rest of the catalog"))?;
     let rest: model::Index = read_hashed(dir, &rest_rel)?;
@@ -221,23 +267,19 @@ fn read_halves(dir: &Path, rel: &str) -> Result<Index, String> {
     if expected != spine {
         return Err(format!("{rel}: its metrics, chunks or quiet reports are not those of {rest_rel}"));
     }
-    Ok(whole)
+    Ok((whole, rest_rel))
 }
 
-fn check_testcase(
-    dir: &Path,
-    t: &model::TestcaseEntry,
-    problems: &mut Vec<String>,
-    docs: &mut BTreeSet<String>,
-    scripts: &mut BTreeSet<String>,
-) -> usize {
-    let cat = match read_halves(dir, &t.catalog) {
+fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<String>, seen: &mut Seen) -> usize {
+    let (cat, rest) = match read_halves(dir, &t.catalog) {
         Ok(c) => c,
         Err(e) => {
             problems.push(e);
             return 2;
         }
     };
+    seen.files.extend([t.catalog.clone(), rest]);
+    seen.files.extend(cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes).cloned());
     let mut checked = 2;
     if let Err(e) = model::assemble::check_catalog(&cat) {
         problems.push(format!("{}: {e}", t.catalog));
@@ -271,12 +313,12 @@ fn check_testcase(
             }
             Err(e) => problems.push(e),
         }
-        scripts.extend(j.script.iter().map(|h| paths::script(h)));
+        seen.scripts.extend(j.script.iter().map(|h| paths::script(h)));
     }
     checked += check_changes(dir, &cat, &part, problems);
     for r in &cat.reports {
-        docs.insert(r.doc());
-        scripts.extend(r.script.iter().map(|h| paths::script(h)));
+        seen.docs.insert(r.doc());
+        seen.scripts.extend(r.script.iter().map(|h| paths::script(h)));
     }
     checked
 }

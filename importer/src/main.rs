@@ -143,21 +143,31 @@ fn run(cli: Cli) -> Result<bool> {
         }
         Cmd::Check { dir } => {
             let start = Instant::now();
-            let (problems, checked) = importer::dataset::check(&dir);
-            for p in &problems {
+            let c = importer::dataset::check(&dir);
+            for p in &c.problems {
                 eprintln!("error: {}: {p}", dir.display());
             }
+            if !c.strays.is_empty() {
+                eprintln!(
+                    "lkpx check: note: {} file(s) in {} that nothing names (left by an import killed before its switch, or by an older lkpx; the next full import removes them): {}{}",
+                    c.strays.len(),
+                    dir.display(),
+                    c.strays.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
+                    if c.strays.len() > 5 { ", …" } else { "" }
+                );
+            }
             eprintln!(
-                "lkpx check: {checked} files checked in {}: {} in {:.2}s",
+                "lkpx check: {} files checked in {}: {} in {:.2}s",
+                c.files,
                 dir.display(),
-                if problems.is_empty() {
+                if c.problems.is_empty() {
                     "the dataset is whole".to_string()
                 } else {
-                    format!("{} problem(s)", problems.len())
+                    format!("{} problem(s)", c.problems.len())
                 },
                 start.elapsed().as_secs_f64()
             );
-            Ok(!problems.is_empty())
+            Ok(!c.problems.is_empty())
         }
         Cmd::Synth { size, out, result_roots, roots_out, seed, mails, from } => {
             let start = Instant::now();

@@ -531,6 +531,7 @@ fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
         add(&inc, &args[at..end]);
         let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
         assert_eq!(code, 0, "after {:?}: {err}", &args[at..end]);
+        assert!(!err.contains("nothing names"), "after {:?}: {err}", &args[at..end]);
         at = end;
     }
     import(&full, &args);
@@ -539,6 +540,29 @@ fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
     assert!(differ.is_empty(), "not a full import's bytes: {differ:?}");
     let _ = std::fs::remove_dir_all(&inc);
     let _ = std::fs::remove_dir_all(&full);
+}
+
+/// Files nothing names (what an import killed before its switch leaves) are listed by `lkpx check`,
+/// which still passes; the next full import removes them.
+#[test]
+fn check_lists_the_files_nothing_names() {
+    let out = tmpdir("strays");
+    import(&out, &["fixtures/seeds"]);
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("nothing names"), "{err}");
+    std::fs::create_dir_all(out.join("s/none")).unwrap();
+    std::fs::write(out.join("s/none/0123456789abcdef.json"), "{}").unwrap();
+    std::fs::write(out.join("d/.x.json.tmp-1"), "{").unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 file(s)") && err.contains("nothing names"), "{err}");
+    assert!(err.contains("d/.x.json.tmp-1") && err.contains("s/none/0123456789abcdef.json"), "{err}");
+    import(&out, &["fixtures/seeds"]);
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("nothing names"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
 }
 
 /// `mail`'s text as a later mail of the same jobs: a new Message-ID, `date`, and a new head commit
