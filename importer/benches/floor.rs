@@ -77,14 +77,20 @@ fn main() {
     let pages: Vec<model::ChangesShard> = values(&dataset.join("c"));
     let reports: Vec<model::ReportDoc> = values(&dataset.join("d"));
     let (_, print) = timed(|| print_all(&jobs) + print_all(&chunks) + print_all(&pages));
-    let (bytes, ser) = timed(|| {
-        let mut out = Vec::new();
-        serialise(&jobs, &mut out);
-        serialise(&chunks, &mut out);
-        serialise(&pages, &mut out);
-        serialise(&reports, &mut out);
-        out
-    });
+    // each kind alone too: which copies of the rows cost what
+    let mut bytes = Vec::new();
+    let mut kinds = Vec::new();
+    for (kind, f) in [
+        ("job files", &(|o: &mut Vec<Vec<u8>>| serialise(&jobs, o)) as &dyn Fn(&mut Vec<Vec<u8>>)),
+        ("trend chunks", &|o: &mut Vec<Vec<u8>>| serialise(&chunks, o)),
+        ("changes pages", &|o: &mut Vec<Vec<u8>>| serialise(&pages, o)),
+        ("report documents", &|o: &mut Vec<Vec<u8>>| serialise(&reports, o)),
+    ] {
+        let from = bytes.len();
+        let (_, t) = timed(|| f(&mut bytes));
+        kinds.push((kind, t, bytes[from..].iter().map(Vec::len).sum::<usize>() as f64 / 1e6));
+    }
+    let ser: f64 = kinds.iter().map(|k| k.1).sum();
     let out_mb = bytes.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
     let dir = scratch.join("floor-write");
     std::fs::create_dir_all(&dir).expect("scratch directory");
@@ -113,5 +119,8 @@ fn main() {
         ("floor: the sum", floor),
     ] {
         println!("| {step} | {:.3} s | {:.1} |", s, mb / s);
+    }
+    for (kind, t, kmb) in kinds {
+        println!("serialise the {kind}: {kmb:.1} MB in {t:.3} s");
     }
 }
