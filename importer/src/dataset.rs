@@ -121,7 +121,7 @@ pub struct Checked {
     pub files: usize,
     /// Files under the published directories that nothing the root leads to names (an import killed
     /// before its switch leaves its new files; the next full import removes them): not a problem
-    /// for the page, but not what an import makes.
+    /// for the page, but not what an import makes. Listed only when there is no problem.
     pub strays: Vec<String>,
 }
 
@@ -171,7 +171,9 @@ pub fn check(dir: &Path) -> Checked {
     named.extend(seen.docs);
     named.extend(seen.scripts);
     named.extend(root.pages.iter().chain(&root.by_job).chain(&root.archives).cloned());
-    Checked { problems, files: checked, strays: strays(dir, &named) }
+    // (a file a broken catalog names would count as one: listed only for a whole dataset)
+    let strays = if problems.is_empty() { strays(dir, &named) } else { Vec::new() };
+    Checked { problems, files: checked, strays }
 }
 
 /// The files a check met, by path in the dataset.

@@ -247,9 +247,9 @@ fn from_published(
 
 /// The scripts of `old` no report names any more: neither one of `reports` (the reports the import
 /// made again) nor one of `others` (every other report of the dataset), whose report documents are
-/// read only when a script may be gone. Scripts are shared by content: 2015–2020
-/// mails all said `bin/lkp run job.yaml`, and a merge with the mail that carries the job's own
-/// `reproduce` gives the report that script instead.
+/// read only when a script may be gone. Scripts are shared by content (2015–2020 texts all say
+/// `bin/lkp run job.yaml`), and a merge with the mail that carries the job's own `reproduce` gives
+/// the report that script instead.
 fn scripts_gone(
     dir: &Path,
     reports: &[ReportDoc],
