@@ -168,6 +168,8 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
                 best.script = o.script;
                 best.script_is_file = o.script_is_file;
             }
+            // a copy without a Message-ID (a web page) merged with the mail is the mail: its id
+            best.message_id = best.message_id.or(o.message_id);
             best.materials_url = best.materials_url.or(o.materials_url);
             best.subject = best.subject.or(o.subject);
             best.date = best.date.or(o.date);
@@ -1222,6 +1224,27 @@ pub(crate) fn compact(mut p: Points) -> Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A web page's copy of a mail (no Message-ID) is that mail read twice: the report keeps the
+    /// mail's id whichever copy is taken as the fullest (here the page, first by source order).
+    #[test]
+    fn a_copy_without_a_message_id_merged_with_its_mail_keeps_the_mails_id() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/corpus/008.txt")).unwrap();
+        let page: String = text.lines().filter(|l| !l.starts_with("Message-ID:")).map(|l| format!("{l}\n")).collect();
+        let read = |name: &str, t: &str| {
+            let mut r = crate::input::FileResult::new(name.into(), t.len());
+            crate::input::read_bytes(name, t.as_bytes(), &mut r);
+            r.docs
+        };
+        let (mail, copy) = (read("008.txt", &text), read("0-page.txt", &page));
+        assert!(mail[0].message_id.is_some() && copy[0].message_id.is_none());
+        for docs in [[mail.clone(), copy.clone()].concat(), [copy.clone(), mail.clone()].concat()] {
+            let (out, dropped) = dedup_documents(docs);
+            assert_eq!((out.len(), dropped), (1, 1));
+            assert_eq!(out[0].source, "0-page.txt", "the fullest copy, first by source");
+            assert_eq!(report_id(&out[0]), report_id(&mail[0]));
+        }
+    }
 
     #[test]
     fn dates_of_every_spelling() {

@@ -147,18 +147,31 @@ pub fn check(dir: &Path) -> Checked {
     for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
         seen.docs.insert(d);
     }
+    let mut listed = 0;
     for p in &root.pages {
         checked += 1;
         match read_hashed::<model::ReportPage>(dir, p) {
-            Ok(page) => seen.docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id))),
+            Ok(page) => {
+                listed += page.reports.len();
+                seen.docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id)));
+            }
             Err(e) => problems.push(e),
         }
+    }
+    if !root.pages.is_empty() && listed != root.totals.reports {
+        problems.push(format!(
+            "{}: the reports list holds {listed} reports, the root counts {}",
+            paths::INDEX,
+            root.totals.reports
+        ));
     }
     checked += check_by_job(dir, &root, &mut problems);
     for rel in &seen.docs {
         checked += 1;
-        if let Err(e) = read::<ReportDoc>(dir, rel) {
-            problems.push(e);
+        match read::<ReportDoc>(dir, rel) {
+            // a report in no catalog (no row of a known testcase) names its script only here
+            Ok(d) => seen.scripts.extend(d.script.iter().map(|h| paths::script(h))),
+            Err(e) => problems.push(e),
         }
     }
     for rel in &seen.scripts {

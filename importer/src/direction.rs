@@ -62,19 +62,11 @@ impl Directions {
         entries.extend(read_list(latency, "index-latency-all.yaml")?);
         // Ruby's `/^#{key}$/`: the keys never use a top-level `|`, so grouping changes nothing,
         // but it keeps a future key with one from matching a mere prefix.
-        let mut kept = Vec::with_capacity(entries.len());
-        let mut patterns = Vec::with_capacity(entries.len());
-        let mut kept_perf = 0;
-        for (i, (pattern, weight)) in entries.into_iter().enumerate() {
-            let anchored = format!("^(?:{})$", ruby_to_rust_regex(&pattern));
-            if compiles(&anchored) {
-                patterns.push(anchored);
-                kept.push((pattern, weight));
-                kept_perf += usize::from(i < perf_len);
-            }
-        }
-        let perf_len = kept_perf;
-        let set = RegexSet::new(&patterns).map_err(|e| e.to_string())?;
+        let anchored: Vec<String> =
+            entries.iter().map(|(pattern, _)| format!("^(?:{})$", ruby_to_rust_regex(pattern))).collect();
+        let (set, ok) = compiled_set(&anchored)?;
+        let perf_len = ok[..perf_len].iter().filter(|k| **k).count();
+        let kept = entries.into_iter().zip(ok).filter(|(_, k)| *k).map(|(e, _)| e).collect();
         Ok(Directions { set, entries: kept, perf_len })
     }
 
@@ -126,11 +118,25 @@ impl Directions {
     }
 }
 
-/// Whether `pattern` compiles as a `Regex`: it parses and translates as `regex` does (the same
-/// parser, default options), without building its automaton, which the set builds anyway (the
-/// lists' 251 direction patterns took 5.8 ms to compile one by one, 0.8 ms to check).
+/// Whether `pattern` parses and translates as `regex` does (the same parser, default options),
+/// without building its automaton, which the set builds anyway (the lists' 251 direction patterns
+/// took 5.8 ms to compile one by one, 0.8 ms to check). Only the compiled size can still fail.
 fn compiles(pattern: &str) -> bool {
     regex_syntax::Parser::new().parse(pattern).is_ok()
+}
+
+/// One set of the `patterns` that compile each on its own (as `Regex::new` would), and which
+/// those are. A set of patterns that all parse fails only by size: then each is compiled alone
+/// (as before the parse-only check), and the ones over the limit are left out too.
+fn compiled_set(patterns: &[String]) -> Result<(RegexSet, Vec<bool>), String> {
+    let parsed: Vec<bool> = patterns.iter().map(|p| compiles(p)).collect();
+    let kept = |ok: &[bool]| patterns.iter().zip(ok).filter(|(_, k)| **k).map(|(p, _)| p.as_str()).collect::<Vec<_>>();
+    if let Ok(set) = RegexSet::new(kept(&parsed)) {
+        return Ok((set, parsed));
+    }
+    let ok: Vec<bool> = patterns.iter().zip(&parsed).map(|(p, k)| *k && Regex::new(p).is_ok()).collect();
+    let set = RegexSet::new(kept(&ok)).map_err(|e| e.to_string())?;
+    Ok((set, ok))
 }
 
 /// Where a line of an lkp pattern file must match (lkp-tests `lib/lkp_pattern.rb`).
@@ -165,9 +171,8 @@ impl PatternList {
                     Anchor::Full => format!("^(?:{p})$"),
                 }
             })
-            .filter(|p| compiles(p))
             .collect();
-        PatternList { set: RegexSet::new(patterns).expect("each pattern compiled on its own") }
+        PatternList { set: compiled_set(&patterns).expect("each pattern compiled on its own").0 }
     }
 
     pub fn contains(&self, name: &str) -> bool {
@@ -425,6 +430,19 @@ mod tests {
             assert_eq!(compiles(p), Regex::new(p).is_ok(), "{p}");
         }
         assert!(refused.iter().all(|p| !compiles(p)));
+    }
+
+    #[test]
+    fn a_pattern_over_the_size_limit_is_left_out_as_regex_refuses_it() {
+        let big = r"\w{1000}";
+        assert!(compiles(&format!("^(?:{big})$")) && Regex::new(&format!("^(?:{big})$")).is_err());
+        let d = Directions::from_yaml(&format!("a\\.b: 1\n'{big}': 1\nc\\.d: -1\n"), "e\\.f: -1\n").unwrap();
+        assert_eq!(d.len(), 3);
+        assert_eq!((d.weight("a.b"), d.weight("c.d"), d.weight("e.f")), (1, -1, -1));
+        assert!(!d.is_latency("c.d") && d.is_latency("e.f"), "the perf list's count leaves out the big one");
+        let l = PatternList::new(&format!("x\n{big}\ny\n"), Anchor::Full);
+        assert_eq!(l.len(), 2);
+        assert!(l.contains("x") && l.contains("y") && !l.contains("z"));
     }
 
     #[test]

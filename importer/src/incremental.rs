@@ -151,8 +151,9 @@ struct Touched {
     scripts: BTreeMap<String, String>,
     /// The scripts the old versions of `reports` named (a merge may give a report another script).
     old_scripts: BTreeSet<String>,
-    /// Old reports among `reports`.
-    old_count: usize,
+    /// The old reports the import made again or merged into others (each is among `reports`, or
+    /// merged away: a copy without a Message-ID merged into a mail under the mail's id).
+    old_ids: BTreeSet<String>,
     /// Files the touched testcases' old catalogs named.
     old_files: Vec<String>,
     duplicates: usize,
@@ -239,7 +240,7 @@ fn from_published(
         unchanged: BTreeSet::new(),
         scripts,
         old_scripts: BTreeSet::new(),
-        old_count: 0,
+        old_ids: BTreeSet::new(),
         old_files,
         duplicates: 0,
     }))
@@ -319,7 +320,6 @@ fn rebuilt(
 ) -> Result<Touched, String> {
     let (mut loaded, docs, dups_old) = load_and_merge(dir, root, new)?;
     let old_docs = std::mem::take(&mut loaded.old_docs);
-    let old_count = loaded.ids.len();
     let docs = crate::build::sort_by_time(docs);
     // nothing merged: every old document is read back as it was, and so is its report document
     let unmerged = if dups_old == 0 { &old_docs } else { &BTreeMap::new() };
@@ -336,7 +336,7 @@ fn rebuilt(
         unchanged,
         scripts,
         old_scripts: old_docs.values().filter_map(|d| d.script.clone()).collect(),
-        old_count,
+        old_ids: loaded.ids,
         old_files: loaded.old_files,
         duplicates: dups_old,
     })
@@ -373,16 +373,19 @@ pub fn add_with_state(
     for p in &root.pages {
         old.extend(read::<model::ReportPage>(dir, p)?.reports);
     }
-    let mut summaries: Vec<model::ReportSummary> = old.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
+    let mut summaries: Vec<model::ReportSummary> =
+        old.into_iter().filter(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id)).collect();
     let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries)?;
     summaries.extend(t.reports.iter().map(pack::summary));
-    let total = root.totals.reports + ids.len() - t.old_count;
+    let total = root.totals.reports + ids.len() - t.old_ids.len();
     let (mut new_root, pages) = pack::root(entries, total, summaries);
     files.extend(pages);
     stages.mark("into: the report documents and the reports list");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     old_files.extend(gone.iter().map(|h| paths::script(h)));
+    // the documents of old reports merged into others
+    old_files.extend(t.old_ids.iter().filter(|id| !ids.contains(id.as_str())).map(|id| paths::report_doc(id)));
     match (state, &root.archives) {
         (Some(s), old) => {
             let (r, file) = crate::archive::with_state(new_root, s);

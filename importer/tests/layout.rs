@@ -494,13 +494,22 @@ fn a_script_a_merge_replaces_goes_once_no_report_names_it() {
     let _ = std::fs::remove_dir_all(&full);
 }
 
-/// Every real input (the seeds, the mails' texts, the same mails as sent, a result root) in a
-/// shuffled order, added in batches of 1–6: the dataset is a full import's bytes at the end, and
-/// `lkpx check` passes after each step. Texts and mails of one report merge in any order.
+/// Every real input (the seeds, the mails' texts, the same mails as sent, a result root, and two
+/// texts without their Message-ID, as a web page gives them) in a shuffled order, added in batches
+/// of 1–6: the dataset is a full import's bytes at the end, and `lkpx check` passes after each step,
+/// with no file left that nothing names. Copies of one report merge in any order.
 #[test]
 fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
-    let (inc, full) = (tmpdir("shuffled-inc"), tmpdir("shuffled-full"));
+    let (inc, full, pages) = (tmpdir("shuffled-inc"), tmpdir("shuffled-full"), tmpdir("shuffled-pages"));
     let mut inputs: Vec<String> = vec!["fixtures/lkp-tests/result_root".into()];
+    for n in ["008", "030"] {
+        let text = std::fs::read_to_string(root().join(format!("fixtures/corpus/{n}.txt"))).unwrap();
+        let page: String = text.lines().filter(|l| !l.starts_with("Message-ID:")).map(|l| format!("{l}\n")).collect();
+        assert!(page.len() < text.len(), "{n}.txt has a Message-ID");
+        let path = pages.join(format!("page{n}.txt"));
+        std::fs::write(&path, page).unwrap();
+        inputs.push(path.display().to_string());
+    }
     for (dir, ext) in [("fixtures/seeds", "txt"), ("fixtures/corpus", "txt"), ("fixtures/corpus/raw", "eml")] {
         for e in std::fs::read_dir(root().join(dir)).unwrap() {
             let name = e.unwrap().file_name().into_string().unwrap();
@@ -540,6 +549,7 @@ fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
     assert!(differ.is_empty(), "not a full import's bytes: {differ:?}");
     let _ = std::fs::remove_dir_all(&inc);
     let _ = std::fs::remove_dir_all(&full);
+    let _ = std::fs::remove_dir_all(&pages);
 }
 
 /// Files nothing names (what an import killed before its switch leaves) are listed by `lkpx check`,
