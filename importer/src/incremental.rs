@@ -256,21 +256,28 @@ fn scripts_gone(
     reports: &[ReportDoc],
     old: &BTreeSet<String>,
     others: &[model::ReportSummary],
-) -> Result<BTreeSet<String>, String> {
+) -> BTreeSet<String> {
     let named: BTreeSet<&str> = reports.iter().filter_map(|r| r.script.as_deref()).collect();
     let mut gone: BTreeSet<String> = old.iter().filter(|h| !named.contains(h.as_str())).cloned().collect();
     if gone.is_empty() {
-        return Ok(gone);
+        return gone;
     }
     use rayon::prelude::*;
-    let still: Vec<Option<String>> = others
-        .par_iter()
-        .map(|s| read::<ReportDoc>(dir, &paths::report_doc(&s.id)).map(|d| d.script))
-        .collect::<Result<_, String>>()?;
-    for h in still.iter().flatten() {
-        gone.remove(h);
+    let still: Result<Vec<Option<String>>, String> =
+        others.par_iter().map(|s| read::<ReportDoc>(dir, &paths::report_doc(&s.id)).map(|d| d.script)).collect();
+    match still {
+        Ok(still) => {
+            for h in still.iter().flatten() {
+                gone.remove(h);
+            }
+            gone
+        }
+        // a damaged document of another report may name one: keep them all (`lkpx check` names it)
+        Err(e) => {
+            eprintln!("lkpx: warning: {e}: the reproduce scripts a merge left unnamed are kept");
+            BTreeSet::new()
+        }
     }
-    Ok(gone)
 }
 
 /// Build the testcases `tcs` from their old report documents and the `new` ones (no report merges
@@ -375,7 +382,7 @@ pub fn add_with_state(
     }
     let mut summaries: Vec<model::ReportSummary> =
         old.into_iter().filter(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id)).collect();
-    let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries)?;
+    let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries);
     summaries.extend(t.reports.iter().map(pack::summary));
     let total = root.totals.reports + ids.len() - t.old_ids.len();
     let (mut new_root, pages) = pack::root(entries, total, summaries);

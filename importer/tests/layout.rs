@@ -494,6 +494,27 @@ fn a_script_a_merge_replaces_goes_once_no_report_names_it() {
     let _ = std::fs::remove_dir_all(&full);
 }
 
+/// When the document of another report cannot be read, the scripts a merge left unnamed are kept
+/// (that report may name them) with a warning, and the import goes on; `lkpx check` names the file.
+#[test]
+fn a_damaged_document_keeps_the_scripts_a_merge_left_unnamed() {
+    let inc = tmpdir("script-damaged");
+    import(&inc, &["fixtures/corpus/008.txt", "fixtures/corpus/009.txt"]);
+    let docs = tree(&inc).into_iter().filter(|(k, _)| k.starts_with("d/"));
+    let (of_009, _) = docs.into_iter().find(|(_, v)| String::from_utf8_lossy(v).contains("corpus/009.txt")).unwrap();
+    std::fs::write(inc.join(&of_009), "{").unwrap();
+    let said = add(&inc, &["fixtures/corpus/raw/008.eml"]);
+    assert!(said.contains("warning") && said.contains(&of_009) && said.contains("are kept"), "{said}");
+    let generic = tree(&inc)
+        .iter()
+        .any(|(k, v)| k.starts_with("r/") && String::from_utf8_lossy(v).contains("lkp run     job.yaml"));
+    assert!(generic, "the generic script is kept");
+    let (code, err) = lkpx(&["check", inc.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&of_009), "{err}");
+    let _ = std::fs::remove_dir_all(&inc);
+}
+
 /// Every real input (the seeds, the mails' texts, the same mails as sent, a result root, and two
 /// texts without their Message-ID, as a web page gives them) in a shuffled order, added in batches
 /// of 1–6: the dataset is a full import's bytes at the end, and `lkpx check` passes after each step,
