@@ -76,6 +76,12 @@ fn testcases_by_mail(dir: &Path) -> BTreeMap<String, std::collections::BTreeSet<
     testcases
 }
 
+/// `lkpx synth --mails n --out dir`.
+fn synth(dir: &Path, n: usize) {
+    let (code, err) = lkpx(&["synth", "--mails", &n.to_string(), "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
+
 const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests/result_root"];
 
 #[test]
@@ -348,8 +354,7 @@ fn a_testcases_changes_are_pages_in_the_views_order() {
 fn a_newer_mails_new_jobs_leave_the_other_jobs_files_alone() {
     let (mails, last, inc, full) =
         (tmpdir("daily-mails"), tmpdir("daily-last"), tmpdir("daily-inc"), tmpdir("daily-full"));
-    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    synth(&mails, 60);
     std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
     import(&inc, &[mails.to_str().unwrap()]);
     let jobs = |dir: &Path| -> BTreeMap<String, String> {
@@ -398,8 +403,7 @@ fn kept(said: &str) -> usize {
 #[test]
 fn an_empty_value_file_is_written_again() {
     let (mails, last, inc, full) = (tmpdir("fp-mails"), tmpdir("fp-last"), tmpdir("fp-inc"), tmpdir("fp-full"));
-    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    synth(&mails, 60);
     std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
     import(&inc, &[mails.to_str().unwrap()]);
     import(&full, &[mails.to_str().unwrap(), last.to_str().unwrap()]);
@@ -430,8 +434,7 @@ fn an_empty_value_file_is_written_again() {
 #[test]
 fn a_report_of_one_testcase_leaves_the_others_of_a_shared_old_report_alone() {
     let (mails, last, inc, full) = (tmpdir("span-mails"), tmpdir("span-last"), tmpdir("span-inc"), tmpdir("span-full"));
-    let (code, err) = lkpx(&["synth", "--mails", "60", "--out", mails.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    synth(&mails, 60);
     let testcases = testcases_by_mail(&mails);
     // the newest mail of one testcase that an older mail of two testcases shares
     let (mail, tc, other) = testcases
@@ -620,8 +623,7 @@ fn again(mail: &str, date: &str, head: &str) -> String {
 fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     let (mails, steps, inc, full) =
         (tmpdir("days-mails"), tmpdir("days-steps"), tmpdir("days-inc"), tmpdir("days-full"));
-    let (code, err) = lkpx(&["synth", "--mails", "72", "--out", mails.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    synth(&mails, 72);
     let mut dirs: Vec<PathBuf> = Vec::new();
     for n in 49..=72 {
         let d = steps.join(format!("{n:02}"));
