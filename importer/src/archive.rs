@@ -81,6 +81,7 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
     }
     resolve_pending(&epochs, pending, dataset, &mut imp, &mut replies);
     replies.extend(old.waiting.iter().map(|w| Reply {
+        source: String::new(),
         refs: w.refs.clone(),
         note: w.note.clone(),
         keep: true,
@@ -88,6 +89,7 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
     }));
     let mut lookup = |mid: &str| dataset.and_then(|d| published_report(d, mid));
     let (notes, waiting) = threads::attach(&mut imp.docs, replies, &mut lookup);
+    let waiting = threads::waiting_notes(waiting);
     imp.counts.notes = notes;
     imp.counts.waiting = waiting.len();
     imp.state.archives = positions.into_values().collect();
@@ -179,8 +181,7 @@ fn decode(
     }
     let msg = mail::parse_message(bytes);
     let parsed = report::parse(&source, &msg);
-    let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
-    match threads::role(scan, has_rows) {
+    match threads::role_of(scan, &parsed) {
         threads::Role::Report => {
             for e in &parsed.errors {
                 imp.errors.push(format!("{source}:{}: {}", e.line, e.message));
@@ -188,7 +189,7 @@ fn decode(
             imp.counts.reports += 1;
             imp.docs.push(parsed.doc);
         }
-        threads::Role::Reply => replies.push(threads::reply(scan, &msg, &parsed.doc)),
+        threads::Role::Reply => replies.push(threads::reply(&source, scan, &msg, &parsed.doc)),
         threads::Role::Other => imp.counts.other += 1,
     }
 }
@@ -230,7 +231,7 @@ fn is_published(dir: &Path, mid: &str) -> bool {
 }
 
 /// The published report with this Message-ID, as a document.
-fn published_report(dir: &Path, mid: &str) -> Option<Document> {
+pub fn published_report(dir: &Path, mid: &str) -> Option<Document> {
     if !is_published(dir, mid) {
         return None;
     }

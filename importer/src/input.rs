@@ -4,6 +4,7 @@
 use crate::doc::Document;
 use crate::mail;
 use crate::report::{self, LineError};
+use crate::threads::{self, Reply, Role};
 use std::path::{Path, PathBuf};
 
 /// What became of one input file.
@@ -16,12 +17,16 @@ pub struct FileResult {
     pub skipped: Option<String>,
     /// Problems, each naming the file and line (`path:line: message`).
     pub errors: Vec<String>,
+    /// Human replies to reports: the import attaches them as notes to their reports.
+    pub replies: Vec<Reply>,
+    /// What is worth saying but is no problem (`path: …`): a quoted copy's lines not read.
+    pub notes: Vec<String>,
 }
 
 impl FileResult {
     /// Nothing read yet from `path` (`bytes` long).
     pub fn new(path: String, bytes: usize) -> FileResult {
-        FileResult { path, bytes, docs: vec![], skipped: None, errors: vec![] }
+        FileResult { path, bytes, docs: vec![], skipped: None, errors: vec![], replies: vec![], notes: vec![] }
     }
 }
 
@@ -149,8 +154,16 @@ pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
     }
     let msg = mail::parse_message(messages[0]);
     let parsed = report::parse(name, &msg);
+    let scan = crate::prefilter::scan(messages[0]);
+    if threads::role_of(&scan, &parsed) == Role::Reply {
+        // a human's answer: its quoted table is a copy, its text a note on the report
+        return res.replies.push(threads::reply(name, &scan, &msg, &parsed.doc));
+    }
     for LineError { line, message } in &parsed.errors {
         res.errors.push(format!("{name}:{line}: {message}"));
+    }
+    if parsed.quoted_unread > 0 {
+        res.notes.push(quoted_unread_note(name, parsed.quoted_unread));
     }
     let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
     if rows == 0 {
@@ -165,4 +178,31 @@ pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
         return;
     }
     res.docs.push(parsed.doc);
+}
+
+/// The one note of a mail whose quoted tables have lines that are not rows.
+pub fn quoted_unread_note(name: &str, lines: usize) -> String {
+    format!("{name}: {lines} line(s) of a quoted table are not rows as lkp prints them (re-wrapped or re-spaced by a mail client): left out, as a quoted copy is never a row's source")
+}
+
+/// Attach the replies read from files to their reports: among `docs`, else (for `--into`) in the
+/// dataset at `dataset` (such a report joins `docs`, to be published again with its new note).
+/// Returns how many were attached and, for each reply left over, why (`path: …`): one that surely
+/// answers a report (it quotes a table, or its subject is a report's) waits for a report found
+/// nowhere; any other answers something else.
+pub fn attach_replies(docs: &mut Vec<Document>, replies: Vec<Reply>, dataset: Option<&Path>) -> (usize, Vec<String>) {
+    let mut lookup = |mid: &str| dataset.and_then(|d| crate::archive::published_report(d, mid));
+    let (attached, left) = threads::attach(docs, replies, &mut lookup);
+    let why = left
+        .iter()
+        .map(|r| {
+            let to = r.refs.first().map_or(String::new(), |m| format!(" to <{m}>"));
+            if r.keep {
+                format!("{}: a reply{to}, whose report is neither among the inputs nor in the dataset: its note is left out (import it with its report)", r.source)
+            } else {
+                format!("{}: a reply{to} that quotes no table and answers no report among the inputs", r.source)
+            }
+        })
+        .collect();
+    (attached, why)
 }

@@ -235,8 +235,14 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
             eprintln!("error: {e}");
             failed = true;
         }
+        for n in &r.notes {
+            eprintln!("note: {n}");
+        }
         if let Some(why) = &r.skipped {
             eprintln!("skipped: {}: {why}", r.path);
+        }
+        for reply in &r.replies {
+            eprintln!("skipped: {}: a reply: its text is a note on its report, its quoted rows a copy", reply.source);
         }
         for d in &r.docs {
             for row in importer::rows::row_objects(d) {
@@ -251,6 +257,8 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
 /// What reading the inputs gave.
 struct Read {
     docs: Vec<importer::doc::Document>,
+    /// Human replies found in the files, to attach as notes once every report is read.
+    replies: Vec<importer::threads::Reply>,
     bytes: usize,
     skipped: usize,
     errors: usize,
@@ -288,6 +296,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
     }
     let mut read = Read {
         docs: Vec::new(),
+        replies: Vec::new(),
         bytes: 0,
         skipped: 0,
         errors: inputs.errors.len(),
@@ -301,13 +310,32 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
             eprintln!("error: {e}");
         }
         read.errors += r.errors.len();
+        for n in &r.notes {
+            eprintln!("note: {n}");
+        }
         if let Some(why) = &r.skipped {
             read.skipped += 1;
             eprintln!("skipped: {}: {why}", r.path);
         }
         read.docs.extend(r.docs);
+        read.replies.extend(r.replies);
     }
     read
+}
+
+/// Attach the files' replies to their reports (read now, or published in `into`), saying how
+/// many and what became of the others.
+fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>) {
+    if read.replies.is_empty() {
+        return;
+    }
+    let replies = std::mem::take(&mut read.replies);
+    let n = replies.len();
+    let (attached, left) = input::attach_replies(&mut read.docs, replies, into);
+    for why in &left {
+        eprintln!("note: {why}");
+    }
+    eprintln!("lkpx: {n} replies in the files: {attached} attached as notes to their reports, {} not", n - attached);
 }
 
 fn import(
@@ -340,7 +368,7 @@ fn import(
         None => None,
         Some(a) => {
             failed |= a.failed;
-            if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && a.unchanged {
+            if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && read.replies.is_empty() && a.unchanged {
                 eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
                 return Ok(failed);
             }
@@ -348,6 +376,7 @@ fn import(
             Some(a.state)
         }
     };
+    attach_file_replies(&mut read, into);
     let n_docs = read.docs.len();
     let weight = importer::direction::Directions::lkp_weight;
     let opts = build::Options { commit_url, git_log: log, weight: &weight };

@@ -23,6 +23,12 @@ pub struct LineError {
 pub struct Parsed {
     pub doc: Document,
     pub errors: Vec<LineError>,
+    /// Rows read from unquoted lines (the mail's own tables) and from quoted ones (`>` copies).
+    pub own_rows: usize,
+    pub quoted_rows: usize,
+    /// Lines of quoted copies of tables already read that are not rows as lkp prints them (a mail
+    /// client re-wrapped or re-spaced the copy): not errors, as such a copy is no row's source.
+    pub quoted_unread: usize,
 }
 
 /// A line after normalisation: quote marks removed.
@@ -32,6 +38,8 @@ struct Line<'a> {
     text: &'a str,
     /// Produced by splitting a line that a web archive collapsed: trailing prose is tolerated.
     collapsed: bool,
+    /// Behind quote marks (`>`, at any depth): a copy of someone else's text.
+    quoted: bool,
 }
 
 struct Re {
@@ -73,11 +81,22 @@ fn re() -> &'static Re {
 
 /// Read one decoded message.
 pub fn parse(source: &str, msg: &Message) -> Parsed {
-    let text = msg.body.as_str();
+    // U+00A0 (a mail client's or a gateway's no-break space) is a space to every reader below
+    let text = no_break_spaces_as_spaces(msg.body.as_str());
+    let text = text.as_ref();
     let lines = normalise(text, msg.body_line_offset);
     let mut p = Parser::new(source, msg);
     p.scan(&lines);
     p.finish(text, &lines)
+}
+
+/// `text` with every U+00A0 as a plain space (borrowed when it holds none).
+pub fn no_break_spaces_as_spaces(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\u{a0}') {
+        std::borrow::Cow::Owned(text.replace('\u{a0}', " "))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 /// Quote marks off, collapsed web renderings split back into lines.
@@ -88,21 +107,21 @@ fn normalise(text: &str, offset: usize) -> Vec<Line<'_>> {
         let no = i + 1 + offset;
         // A whole mail collapsed onto one line keeps its quote marks as ` > `: split there.
         if raw.len() > 300 && raw.matches(" > ").count() >= 3 {
-            for piece in raw.split(" > ") {
+            for (k, piece) in raw.split(" > ").enumerate() {
                 let piece = r.quote.replace(piece, "");
                 let piece = piece.trim_start_matches('>').trim();
                 // borrow from the original line: find the piece in it
                 if let Some(pos) = raw.find(piece) {
-                    out.push(Line { no, text: &raw[pos..pos + piece.len()], collapsed: true });
+                    out.push(Line { no, text: &raw[pos..pos + piece.len()], collapsed: true, quoted: k > 0 });
                 }
             }
             continue;
         }
-        let stripped = match r.quote.find(raw) {
-            Some(m) => &raw[m.end()..],
-            None => raw,
+        let (stripped, quoted) = match r.quote.find(raw) {
+            Some(m) => (&raw[m.end()..], true),
+            None => (raw, false),
         };
-        out.push(Line { no, text: stripped.trim_end(), collapsed: false });
+        out.push(Line { no, text: stripped.trim_end(), collapsed: false, quoted });
     }
     out
 }
@@ -131,6 +150,11 @@ struct Parser<'m> {
     msg: &'m Message,
     /// The current table names its rows `testcase/testparams/testbox` (2020), not `testbox/testcase/…`.
     testcase_first: bool,
+    own_rows: usize,
+    quoted_rows: usize,
+    quoted_unread: usize,
+    /// Problems on the quoted lines of the table being read.
+    quoted_errors: Vec<LineError>,
 }
 
 impl<'m> Parser<'m> {
@@ -153,6 +177,10 @@ impl<'m> Parser<'m> {
             job_hashes: Default::default(),
             msg,
             testcase_first: false,
+            own_rows: 0,
+            quoted_rows: 0,
+            quoted_unread: 0,
+            quoted_errors: Vec::new(),
         }
     }
 
@@ -355,10 +383,12 @@ impl<'m> Parser<'m> {
         let keys: Vec<&str> = keys.split('/').collect();
         let values: Vec<&str> = values_line.split('/').collect();
         if keys.len() != values.len() {
-            self.errors.push(LineError {
-                line: lines[i + 1].no,
-                message: format!("axes header has {} keys but {} values", keys.len(), values.len()),
-            });
+            let message = format!("axes header has {} keys but {} values", keys.len(), values.len());
+            if lines[i + 1].quoted {
+                self.quoted_unread += 1;
+            } else {
+                self.errors.push(LineError { line: lines[i + 1].no, message });
+            }
             return Some(i + 2);
         }
         let mut params = Params::new();
@@ -456,7 +486,14 @@ impl<'m> Parser<'m> {
             if !looks_like_row(&toks) && !is_broken_row(&toks, lines.get(k + 1)) {
                 break;
             }
-            match self.row(&toks, n, mode, l) {
+            let mut read = self.row(&toks, n, mode, l);
+            if read.is_err() {
+                if let Some(row) = self.rewrapped(l, lines.get(k + 1), n, mode) {
+                    read = Ok(Some(row));
+                    k += 1;
+                }
+            }
+            match read {
                 Ok(Some(mut row)) => {
                     if row.aggregate {
                         // TOTAL row: the rows above it are its testboxes
@@ -473,24 +510,60 @@ impl<'m> Parser<'m> {
                     } else if row.metric.is_empty() {
                         pending.push(rows.len());
                     }
+                    if l.quoted {
+                        self.quoted_rows += 1;
+                    } else {
+                        self.own_rows += 1;
+                    }
                     rows.push(row);
                 }
                 Ok(None) => {}
-                Err(e) => self.errors.push(LineError { line: l.no, message: e }),
+                Err(e) => self.line_error(l, e),
             }
             k += 1;
         }
         for &p in &pending {
-            self.errors.push(LineError {
-                line: rows[p].line,
-                message: "testbox row without a TOTAL row naming its metric".into(),
-            });
+            let line = lines.iter().find(|l| l.no == rows[p].line).unwrap_or(&lines[i]);
+            self.line_error(line, "testbox row without a TOTAL row naming its metric".into());
         }
         let pending_set: HashSet<usize> = pending.into_iter().collect();
         let rows: Vec<Row> =
             rows.into_iter().enumerate().filter(|(k, _)| !pending_set.contains(k)).map(|(_, r)| r).collect();
-        self.push_section(ids, rows);
+        let had_rows = self.doc.sections.iter().any(|s| !s.rows.is_empty());
+        let fresh = self.push_section(ids, rows);
+        // a quoted copy of a table already read: its unreadable lines are a mail client's doing;
+        // a quoted table that is the text's only copy (a web page of a reply) is the rows' source
+        let quoted = std::mem::take(&mut self.quoted_errors);
+        if fresh == 0 && had_rows {
+            self.quoted_unread += quoted.len();
+        } else {
+            self.errors.extend(quoted);
+        }
         k
+    }
+
+    /// A quoted row that a mail client re-wrapped (its name or last cell on the next line): the
+    /// two lines read as one, if they make a row.
+    fn rewrapped(&mut self, line: &Line, next: Option<&Line>, n: usize, mode: RowKind) -> Option<Row> {
+        let next = next.filter(|x| line.quoted && x.quoted && !x.text.trim().is_empty())?;
+        let next_toks = table::tokenize(next.text.trim());
+        if looks_like_row(&next_toks) && self.row(&next_toks, n, mode, next).is_ok() {
+            return None;
+        }
+        let joined = format!("{} {}", line.text.trim(), next.text.trim());
+        let whole = Line { no: line.no, text: &joined, collapsed: false, quoted: true };
+        self.row(&table::tokenize(&joined), n, mode, &whole).ok().flatten()
+    }
+
+    /// A line that is not what it should be: an error naming it, or, behind quote marks, held
+    /// until its table tells whether it is a copy (see `table`).
+    fn line_error(&mut self, line: &Line, message: String) {
+        let e = LineError { line: line.no, message };
+        if line.quoted {
+            self.quoted_errors.push(e);
+        } else {
+            self.errors.push(e);
+        }
     }
 
     fn row(&mut self, toks: &[Tok], n: usize, mode: RowKind, line: &Line) -> Result<Option<Row>, String> {
@@ -506,7 +579,8 @@ impl<'m> Parser<'m> {
                 (word(&toks[p + 1]).unwrap_or(""), true, p)
             }
             _ => match toks.last() {
-                Some(Tok::Word(w)) => (*w, false, end - 1),
+                // a `±` without its percentage, a number or a change is a cell cut short, not a name
+                Some(Tok::Word(w)) if !table::is_cell_fragment(w) => (*w, false, end - 1),
                 _ => return Err("row has no metric name".into()),
             },
         };
@@ -565,7 +639,8 @@ impl<'m> Parser<'m> {
         j
     }
 
-    fn push_section(&mut self, commits: Vec<String>, rows: Vec<Row>) {
+    /// Add a table's rows (those not read before) as a section; returns how many were added.
+    fn push_section(&mut self, commits: Vec<String>, rows: Vec<Row>) -> usize {
         // a table already read (the same mail twice on a page, or quoted in a reply) adds nothing
         let mut fresh = Vec::new();
         for row in rows {
@@ -585,8 +660,9 @@ impl<'m> Parser<'m> {
                 fresh.push(row);
             }
         }
-        if fresh.is_empty() {
-            return;
+        let n = fresh.len();
+        if n == 0 {
+            return 0;
         }
         // consecutive tables of the same context (2013/2014 one-table-per-metric) form one section
         if let Some(last) = self.doc.sections.last_mut() {
@@ -596,11 +672,12 @@ impl<'m> Parser<'m> {
                     == fresh.first().map(|r| (&r.job.machine, r.kind))
             {
                 last.rows.extend(fresh);
-                return;
+                return n;
             }
         }
         let index = self.doc.sections.len();
         self.doc.sections.push(Section { index, commits, machine_desc: self.ctx.machine_desc.clone(), rows: fresh });
+        n
     }
 
     fn finish(mut self, text: &str, lines: &[Line]) -> Parsed {
@@ -633,7 +710,13 @@ impl<'m> Parser<'m> {
         self.doc.script_is_file =
             self.msg.attachments.iter().any(|(n, _)| n.starts_with("reproduce")) || text.contains(": reproduce --]");
         self.doc.notes = find_notes(text);
-        Parsed { doc: self.doc, errors: self.errors }
+        Parsed {
+            doc: self.doc,
+            errors: self.errors,
+            own_rows: self.own_rows,
+            quoted_rows: self.quoted_rows,
+            quoted_unread: self.quoted_unread,
+        }
     }
 
     /// 2014 subjects carry the headline changes: `[btrfs] 4c468fd7485: +7.8% blogbench.write_score, -5.1% turbostat.Pkg_W`.

@@ -26,8 +26,9 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < line.len() {
-        if bytes[i].is_ascii_whitespace() {
-            i += 1;
+        let blank = blank_at(bytes, i);
+        if blank > 0 {
+            i += blank;
             continue;
         }
         if let Some((v, next)) = stddev_at(line, i) {
@@ -36,7 +37,7 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
             continue;
         }
         let start = i;
-        while i < line.len() && !bytes[i].is_ascii_whitespace() {
+        while i < line.len() && blank_at(bytes, i) == 0 {
             // a ± glued to the end of a value (`1.42±5%`) starts a new token
             if i > start && stddev_at(line, i).is_some() && line[..i].ends_with(|c: char| c.is_ascii_digit()) {
                 break;
@@ -46,6 +47,21 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
         out.push(Tok::Word(&line[start..i]));
     }
     out
+}
+
+/// The length of the blank at byte `i`: ASCII whitespace (1), U+00A0 (2: a mail client's or a
+/// gateway's no-break space is a space in a table), or 0.
+fn blank_at(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        c if c.is_ascii_whitespace() => 1,
+        0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
+        _ => 0,
+    }
+}
+
+/// A word that can only be (part of) a cell: a `±` marker alone, a number, a change.
+pub fn is_cell_fragment(w: &str) -> bool {
+    matches!(w, "±" | "Â±" | "A+-" | "ą" | "~" | "?") || parse_value(w).is_some() || parse_change(w, false).is_some()
 }
 
 /// A stddev token starting at byte `i`: marker, optional blanks, `-?digits%`.
@@ -58,8 +74,8 @@ fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
     let marker = PM_MARKERS.iter().find(|m| rest.starts_with(*m))?;
     let mut j = i + marker.len();
     let b = line.as_bytes();
-    while j < line.len() && b[j] == b' ' {
-        j += 1;
+    while j < line.len() && (b[j] == b' ' || b[j] == b'\t' || blank_at(b, j) == 2) {
+        j += blank_at(b, j);
     }
     let num_start = j;
     if j < line.len() && b[j] == b'-' {
@@ -75,7 +91,7 @@ fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
     let v: f64 = line[num_start..j].parse().ok()?;
     let end = j + 1;
     // the token must end here
-    if end < line.len() && !b[end].is_ascii_whitespace() {
+    if end < line.len() && blank_at(b, end) == 0 {
         return None;
     }
     Some((v, end))

@@ -14,6 +14,8 @@ const NOTE_MAX: usize = 2000;
 /// A human reply to (maybe) a report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
+    /// Where it was read (`file`, `file#3` in an mbox, `epoch@commit`), for messages.
+    pub source: String,
     /// Message-IDs it names, nearest first (In-Reply-To, then References from the last).
     pub refs: Vec<String>,
     /// `YYYY-MM-DD Name: own text`.
@@ -35,9 +37,14 @@ pub enum Role {
     Other,
 }
 
-pub fn role(scan: &Scan, has_rows: bool) -> Role {
+/// The role of a mail from its first look and the rows its text gave: `own` rows from its own
+/// (unquoted) tables, `quoted` ones from tables behind `>`. A human's own table answering a patch
+/// (2013: the results Fengguang Wu and Huang Ying sent by hand) is a report; one answering a
+/// robot report (its operator's follow-up), like any quoted copy, is a reply's.
+pub fn role(scan: &Scan, own: bool, quoted: bool) -> Role {
     let answers = scan.re || !scan.refs.is_empty();
-    if has_rows && (scan.robot || !answers) {
+    let has_rows = own || quoted;
+    if has_rows && (scan.robot || !answers) || own && !scan.report_subject {
         Role::Report
     } else if !scan.robot && (has_rows || answers) {
         Role::Reply
@@ -46,17 +53,27 @@ pub fn role(scan: &Scan, has_rows: bool) -> Role {
     }
 }
 
-/// A reply as `attach` takes it.
-pub fn reply(scan: &Scan, msg: &Message, doc: &Document) -> Reply {
-    let has_rows = doc.sections.iter().any(|s| !s.rows.is_empty());
-    Reply { refs: scan.refs.clone(), note: note_of(msg), keep: has_rows || scan.report_subject, rows: row_keys(doc) }
+/// The role of a parsed mail (see `role`); a table line it could not read counts as its own row,
+/// so that a broken row never turns a report into a reply (and its error into silence).
+pub fn role_of(scan: &Scan, parsed: &crate::report::Parsed) -> Role {
+    role(scan, parsed.own_rows > 0 || !parsed.errors.is_empty(), parsed.quoted_rows > 0)
 }
 
-/// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, with the
-/// thread's replies as their notes (a reply whose report is not in the file is left out).
+/// A reply as `attach` takes it.
+pub fn reply(source: &str, scan: &Scan, msg: &Message, doc: &Document) -> Reply {
+    let has_rows = doc.sections.iter().any(|s| !s.rows.is_empty());
+    Reply {
+        source: source.to_string(),
+        refs: scan.refs.clone(),
+        note: note_of(msg),
+        keep: has_rows || scan.report_subject,
+        rows: row_keys(doc),
+    }
+}
+
+/// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, and the
+/// thread's replies, which the import attaches as notes to their reports (in this file or any other).
 pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut crate::input::FileResult) {
-    let mut reports = Vec::new();
-    let mut replies = Vec::new();
     for (k, m) in messages.iter().enumerate() {
         let scan = crate::prefilter::scan(m);
         if !scan.candidate() && scan.refs.is_empty() {
@@ -65,21 +82,18 @@ pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut crate::input::FileRes
         let source = format!("{name}#{}", k + 1);
         let msg = mail::parse_message(m);
         let parsed = crate::report::parse(&source, &msg);
-        let has_rows = parsed.doc.sections.iter().any(|s| !s.rows.is_empty());
-        match role(&scan, has_rows) {
+        match role_of(&scan, &parsed) {
             Role::Report => {
                 for e in &parsed.errors {
                     res.errors.push(format!("{source}:{}: {}", e.line, e.message));
                 }
-                reports.push(parsed.doc);
+                res.docs.push(parsed.doc);
             }
-            Role::Reply => replies.push(reply(&scan, &msg, &parsed.doc)),
+            Role::Reply => res.replies.push(reply(&source, &scan, &msg, &parsed.doc)),
             Role::Other => {}
         }
     }
-    attach(&mut reports, replies, &mut |_| None);
-    res.docs.extend(reports);
-    if res.docs.is_empty() && res.errors.is_empty() {
+    if res.docs.is_empty() && res.replies.is_empty() && res.errors.is_empty() {
         res.skipped = Some(format!("mbox of {} messages with no report", messages.len()));
     }
 }
@@ -157,14 +171,25 @@ pub fn row_keys(d: &Document) -> Vec<u64> {
     out
 }
 
+/// The notes of the `replies` that surely answer a report (`Reply::keep`), left waiting for it,
+/// sorted, each once.
+pub fn waiting_notes(replies: Vec<Reply>) -> Vec<WaitingNote> {
+    let mut waiting: Vec<WaitingNote> =
+        replies.into_iter().filter(|r| r.keep).map(|r| WaitingNote { refs: r.refs, note: r.note }).collect();
+    waiting.sort();
+    waiting.dedup();
+    waiting
+}
+
 /// Attach `replies` to `reports` (by Message-ID, else by the quoted rows); `lookup` brings a
 /// report of the dataset by Message-ID (it is added to `reports`, to be published with its new
-/// notes). Returns the notes left waiting, sorted.
+/// notes). Returns how many were attached and the replies not attached, in their order (those
+/// with `Reply::keep` surely answer a report not found: their notes wait for it).
 pub fn attach(
     reports: &mut Vec<Document>,
     replies: Vec<Reply>,
     lookup: &mut dyn FnMut(&str) -> Option<Document>,
-) -> (usize, Vec<WaitingNote>) {
+) -> (usize, Vec<Reply>) {
     let mut by_mid: HashMap<String, usize> = HashMap::new();
     let mut by_row: HashMap<u64, usize> = HashMap::new();
     for (i, d) in reports.iter().enumerate() {
@@ -194,12 +219,9 @@ pub fn attach(
                 }
                 attached += 1;
             }
-            None if r.keep => waiting.push(WaitingNote { refs: r.refs, note: r.note }),
-            None => {}
+            None => waiting.push(r),
         }
     }
-    waiting.sort();
-    waiting.dedup();
     (attached, waiting)
 }
 
@@ -260,15 +282,18 @@ mod tests {
         let report = Document { message_id: Some("r@x".into()), ..Default::default() };
         let mut reports = vec![report];
         let reply = |refs: &[&str], keep| Reply {
+            source: "test".into(),
             refs: refs.iter().map(|s| s.to_string()).collect(),
             note: format!("2024-01-01 A: {refs:?}"),
             keep,
             rows: vec![],
         };
         let replies = vec![reply(&["z@x", "r@x"], false), reply(&["gone@x"], true), reply(&["other@x"], false)];
-        let (n, waiting) = attach(&mut reports, replies, &mut |_| None);
+        let (n, left) = attach(&mut reports, replies, &mut |_| None);
         assert_eq!(n, 1);
         assert_eq!(reports[0].notes, [r#"2024-01-01 A: ["z@x", "r@x"]"#]);
+        assert_eq!(left.iter().map(|r| r.refs[0].as_str()).collect::<Vec<_>>(), ["gone@x", "other@x"]);
+        let waiting = waiting_notes(left);
         assert_eq!(waiting.len(), 1);
         assert_eq!(waiting[0].refs, ["gone@x"]);
     }

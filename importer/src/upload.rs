@@ -16,6 +16,15 @@ use std::collections::BTreeMap;
 pub fn read_upload(name: &str, raw: Vec<u8>) -> Upload {
     let mut res = FileResult::new(name.to_string(), 0);
     read_raw(name, raw, &mut res);
+    // a thread's replies become notes on its reports; a reply alone is not a report
+    let replies = std::mem::take(&mut res.replies);
+    let (_, left) = crate::threads::attach(&mut res.docs, replies, &mut |_| None);
+    if res.docs.is_empty() && res.skipped.is_none() {
+        res.skipped = left.first().map(|r| {
+            let to = r.refs.first().map_or(String::new(), |m| format!(" to <{m}>"));
+            format!("a reply{to}, not a report: a quoted table is a copy, and the report is the robot's own mail")
+        });
+    }
     let weight = Directions::lkp_weight;
     let opts = Options { commit_url: None, git_log: vec![], weight: &weight };
     let mut scripts = BTreeMap::new();
