@@ -74,8 +74,12 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
     }
     imp.counts.epochs = epochs.len();
     for (k, ep) in epochs.iter().enumerate() {
-        let pos = read_epoch(k, ep, positions.get(&ep.name), &mut imp, &mut replies, &mut pending);
+        let key = position_key(&positions, &ep.name);
+        let pos = read_epoch(k, ep, key.as_ref().and_then(|k| positions.get(k)), &mut imp, &mut replies, &mut pending);
         if let Some(p) = pos {
+            if let Some(k) = key.filter(|k| *k != p.path) {
+                positions.remove(&k);
+            }
             positions.insert(p.path.clone(), p);
         }
     }
@@ -95,6 +99,20 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
     imp.state.archives = positions.into_values().collect();
     imp.state.waiting = waiting;
     imp
+}
+
+/// The key of the position the dataset remembers for the epoch called `name`; a dataset of an older lkpx
+/// keyed it by the path as given (`/home/…/linux-pm/git/0.git`), which ends with the name.
+fn position_key(positions: &BTreeMap<String, ArchivePosition>, name: &str) -> Option<String> {
+    if positions.contains_key(name) {
+        return Some(name.to_string());
+    }
+    let tail = format!("/{name}");
+    let mut old = positions.keys().filter(|k| k.trim_end_matches('/').ends_with(&tail));
+    match (old.next(), old.next()) {
+        (Some(k), None) => Some(k.clone()),
+        _ => None,
+    }
 }
 
 /// Read the new commits of one epoch; returns its new position (it advances only over commits
@@ -263,4 +281,22 @@ pub fn with_state_path(mut root: Root, rel: &str) -> Root {
     root.generation = String::new();
     root.generation = paths::content_hash(&crate::pack::json(&root));
     root
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(path: &str) -> (String, ArchivePosition) {
+        (path.to_string(), ArchivePosition { path: path.to_string(), first: "a".into(), last: "b".into() })
+    }
+
+    #[test]
+    fn an_epoch_finds_its_position_by_name_or_by_the_path_an_older_lkpx_kept() {
+        let named: BTreeMap<_, _> = [pos("linux-pm/git/0.git"), pos("/home/u/io-uring/git/0.git")].into();
+        assert_eq!(position_key(&named, "linux-pm/git/0.git").as_deref(), Some("linux-pm/git/0.git"));
+        assert_eq!(position_key(&named, "io-uring/git/0.git").as_deref(), Some("/home/u/io-uring/git/0.git"));
+        assert_eq!(position_key(&named, "0.git"), None, "two old paths end with it: neither is taken");
+        assert_eq!(position_key(&named, "linux-mm/git/0.git"), None);
+    }
 }

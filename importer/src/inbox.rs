@@ -39,6 +39,26 @@ pub fn epochs(p: &Path) -> Option<Vec<PathBuf>> {
     None
 }
 
+/// What the data calls an epoch (its reports' `source` is `NAME@commit`, its position in the
+/// dataset's archive state is keyed by it): its path from its list's directory, `<list>/git/N.git`
+/// for lore's layout (so two lists' `0.git` stay apart), else its own directory's name — never the
+/// importing machine's directories, and the same whichever way the path was spelled.
+pub fn epoch_name(path: &Path) -> String {
+    let name = |p: &Path| {
+        let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        p.file_name().map(|n| n.to_string_lossy().into_owned())
+    };
+    let own = name(path).unwrap_or_else(|| "archive".into());
+    let parent = std::fs::canonicalize(path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
+    match parent {
+        Some(git) if git.file_name().is_some_and(|n| n == "git") => match git.parent().and_then(name) {
+            Some(list) => format!("{list}/git/{own}"),
+            None => own,
+        },
+        _ => own,
+    }
+}
+
 /// Bytes of decoded delta bases kept per epoch.
 const PACK_CACHE: usize = 64 << 20;
 
@@ -77,7 +97,7 @@ impl Epoch {
         // A delta-base cache: without one (gix sets it only with its `max-performance` feature)
         // every blob inflates its whole delta chain again, ~10x slower than `git cat-file`.
         repo.objects.set_pack_cache(|| Box::new(gix::odb::pack::cache::lru::StaticLinkedList::<64>::new(PACK_CACHE)));
-        Ok(Epoch { name: path.display().to_string(), repo })
+        Ok(Epoch { name: epoch_name(path), repo })
     }
 
     /// Decoded delta bases are cached (else each blob re-inflates its whole delta chain).

@@ -58,6 +58,32 @@ pub struct Inputs {
     /// public-inbox archives (an epoch, or a directory of epochs), in input order.
     pub archives: Vec<PathBuf>,
     pub errors: Vec<String>,
+    /// The arguments the inputs were found under.
+    pub args: Vec<PathBuf>,
+}
+
+impl Inputs {
+    /// What the data calls an input found under the arguments: see `source_name`.
+    pub fn source_of(&self, path: &Path) -> String {
+        source_name(&self.args, path)
+    }
+}
+
+/// The name the published data gives an input: its path relative to the argument it was found
+/// under (the longest such argument), or its own name when it is an argument itself
+/// (`0010.eml`, `linux-btrfs/0010.eml`), never the importing machine's directories.
+pub fn source_name(args: &[PathBuf], path: &Path) -> String {
+    let rel = args.iter().filter_map(|a| path.strip_prefix(a).ok()).min_by_key(|r| r.components().count());
+    let rel = match rel {
+        Some(r) if r.components().next().is_some() => r,
+        _ => Path::new(path.file_name().unwrap_or(path.as_os_str())),
+    };
+    let parts: Vec<String> = rel
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
 }
 
 pub fn collect(paths: &[PathBuf]) -> Inputs {
@@ -71,7 +97,7 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
     roots.dedup();
     let (files, archives, errors) = collect_files_and_archives(paths);
     let files = files.into_iter().filter(|f| !roots.iter().any(|r| f.starts_with(r))).collect();
-    Inputs { result_roots: roots, files, archives, errors }
+    Inputs { result_roots: roots, files, archives, errors, args: paths.to_vec() }
 }
 
 /// Read one result root (a commit directory of lkp-tests results).
@@ -114,6 +140,29 @@ fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors:
         },
         Ok(_) => files.push(p.to_path_buf()),
         Err(e) => errors.push(format!("{}: {e}", p.display())),
+    }
+}
+
+/// Read one file into documents named `source` (see `source_name`); messages name its path.
+pub fn read_file_as(path: &Path, source: &str) -> FileResult {
+    let mut res = read_file(path);
+    rename_sources(&mut res, source);
+    res
+}
+
+/// Read one result root into its document named `source`; messages name its path.
+pub fn read_result_root_as(dir: &Path, source: &str) -> FileResult {
+    let mut res = read_result_root(dir);
+    rename_sources(&mut res, source);
+    res
+}
+
+/// The documents of `res` named after `source` instead of the path (`path#3` → `source#3`).
+fn rename_sources(res: &mut FileResult, source: &str) {
+    for d in &mut res.docs {
+        if let Some(rest) = d.source.strip_prefix(res.path.as_str()) {
+            d.source = format!("{source}{rest}");
+        }
     }
 }
 
@@ -205,4 +254,20 @@ pub fn attach_replies(docs: &mut Vec<Document>, replies: Vec<Reply>, dataset: Op
         })
         .collect();
     (attached, why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_is_named_from_its_argument_never_from_the_machine() {
+        let args = [PathBuf::from("/home/u/mail"), PathBuf::from("/home/u/mail/linux-btrfs"), PathBuf::from("x.eml")];
+        let name = |p: &str| source_name(&args, Path::new(p));
+        assert_eq!(name("/home/u/mail/linux-btrfs/0010.eml"), "0010.eml", "the nearest argument");
+        assert_eq!(name("/home/u/mail/linux-pm/new/0010.eml"), "linux-pm/new/0010.eml");
+        assert_eq!(name("x.eml"), "x.eml");
+        assert_eq!(name("/home/u/mail"), "mail", "an argument itself: its own name");
+        assert_eq!(source_name(&[PathBuf::from("./a/")], Path::new("./a/b/c.txt")), "b/c.txt");
+    }
 }

@@ -228,8 +228,8 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
     let results = inputs
         .result_roots
         .iter()
-        .map(|d| input::read_result_root(d))
-        .chain(inputs.files.iter().map(|f| input::read_file(f)));
+        .map(|d| input::read_result_root_as(d, &inputs.source_of(d)))
+        .chain(inputs.files.iter().map(|f| input::read_file_as(f, &inputs.source_of(f))));
     for r in results {
         for e in &r.errors {
             eprintln!("error: {e}");
@@ -284,7 +284,8 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
     let results: Vec<input::FileResult> = units
         .par_iter()
         .map(|(is_root, f)| {
-            let r = if *is_root { input::read_result_root(f) } else { input::read_file(f) };
+            let source = inputs.source_of(f);
+            let r = if *is_root { input::read_result_root_as(f, &source) } else { input::read_file_as(f, &source) };
             if let Some(pb) = &progress {
                 pb.inc(1);
             }
@@ -394,6 +395,15 @@ fn import(
     };
     for w in written.over_budget() {
         eprintln!("lkpx: warning: {w}: the page will be slow to open or to answer");
+    }
+    if into.is_some() && written.changed == 0 && written.removed == 0 {
+        eprintln!(
+            "lkpx: nothing new: {} already holds everything in the {} files read; it is left as it is (no file written) ({:.2}s)",
+            out.display(),
+            read.files + read.roots,
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(failed);
     }
     let t = &root.totals;
     let secs = start.elapsed().as_secs_f64();

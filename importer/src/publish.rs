@@ -144,7 +144,11 @@ impl Publisher {
         written.index_bytes = bytes.len() as u64;
         written.files += 1;
         written.bytes += bytes.len() as u64;
-        replace_root(&out, &bytes)?;
+        // the same root is left alone (its mtime too: caches and rsync see no change)
+        if std::fs::read(out.join(paths::INDEX)).ok().as_deref() != Some(&bytes[..]) {
+            replace_root(&out, &bytes)?;
+            written.changed += 1;
+        }
         keep.insert(out.join(paths::INDEX));
         written.removed = match sweep {
             Sweep::All => {

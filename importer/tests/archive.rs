@@ -358,6 +358,47 @@ fn a_b4_thread_mbox_and_a_lore_t_mbox_gz_give_the_report_with_its_replies_as_not
         assert_eq!(got.keys().collect::<Vec<_>>(), ["202410072214.11d18a3c-oliver.sang@intel.com"], "{input}");
         let r = &got["202410072214.11d18a3c-oliver.sang@intel.com"];
         assert_eq!(r["notes"], 3, "{input}: {r}");
-        assert_eq!(r["source"], format!("{input}#1"));
+        // a file given as an argument is named by its own name (no directories of the importing machine)
+        assert_eq!(r["source"], format!("{}#1", input.rsplit('/').next().unwrap()));
     }
+}
+
+/// Inputs given by absolute paths (mails, a result root, an epoch in lore's `<list>/git/N.git`
+/// layout): no published file holds the importing machine's directories; sources are relative to
+/// the argument they were found under, an epoch named from its list; `--into` from the same
+/// inputs is the full import's bytes.
+#[test]
+fn absolute_inputs_publish_no_local_path() {
+    let dir = tmpdir("abs");
+    let git_dir = dir.join("lists/linux-pm/git");
+    std::fs::create_dir_all(&git_dir).unwrap();
+    let ep = epoch(&git_dir, "0.git");
+    let (corpus, rr) = (root().join("fixtures/corpus"), root().join("fixtures/lkp-tests/result_root"));
+    let (full, inc) = (dir.join("full"), dir.join("inc"));
+    let inputs = [corpus.to_str().unwrap(), rr.to_str().unwrap(), ep.to_str().unwrap()];
+    let mut args = vec!["import", "--out", full.to_str().unwrap()];
+    args.extend(inputs);
+    ok(&dir, &args);
+    ok(&dir, &["import", "--out", inc.to_str().unwrap(), inputs[1]]);
+    let mut args = vec!["import", "--into", inc.to_str().unwrap()];
+    args.extend(inputs);
+    ok(&dir, &args);
+    let (a, b) = (tree(&full), tree(&inc));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    assert!(a == b, "--into is the full import's bytes");
+    let here = [root().display().to_string(), dir.display().to_string()];
+    let leaks: Vec<&String> = a
+        .iter()
+        .filter(|(_, v)| here.iter().any(|h| String::from_utf8_lossy(v).contains(h.as_str())))
+        .map(|(k, _)| k)
+        .collect();
+    assert!(leaks.is_empty(), "files holding a local path: {leaks:?}");
+    let docs: Vec<String> = a
+        .iter()
+        .filter(|(k, _)| k.starts_with("d/"))
+        .map(|(_, v)| serde_json::from_slice::<serde_json::Value>(v).unwrap()["source"].as_str().unwrap().to_string())
+        .collect();
+    assert!(docs.iter().any(|s| s == "030.txt" || s == "raw/030.eml"), "{docs:?}");
+    assert!(docs.iter().any(|s| s.starts_with("linux-pm/git/0.git@")), "{docs:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -504,7 +504,8 @@ fn a_damaged_document_keeps_the_scripts_a_merge_left_unnamed() {
     let inc = tmpdir("script-damaged");
     import(&inc, &["fixtures/corpus/008.txt", "fixtures/corpus/009.txt"]);
     let docs = tree(&inc).into_iter().filter(|(k, _)| k.starts_with("d/"));
-    let (of_009, _) = docs.into_iter().find(|(_, v)| String::from_utf8_lossy(v).contains("corpus/009.txt")).unwrap();
+    let (of_009, _) =
+        docs.into_iter().find(|(_, v)| String::from_utf8_lossy(v).contains("\"source\":\"009.txt\"")).unwrap();
     std::fs::write(inc.join(&of_009), "{").unwrap();
     let said = add(&inc, &["fixtures/corpus/raw/008.eml"]);
     assert!(said.contains("warning") && said.contains(&of_009) && said.contains("are kept"), "{said}");
@@ -717,4 +718,39 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     for d in [mails, steps, inc, full] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+/// Every file of `dir` with its modification time.
+fn mtimes(dir: &Path) -> BTreeMap<String, std::time::SystemTime> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let t = std::fs::metadata(&p).unwrap().modified().unwrap();
+                out.insert(p.strip_prefix(dir).unwrap().display().to_string(), t);
+            }
+        }
+    }
+    out
+}
+
+/// Adding inputs already imported touches nothing, the root included, and says so.
+#[test]
+fn a_no_op_into_changes_no_file_and_says_nothing_new() {
+    let out = tmpdir("no-op");
+    import(&out, &["fixtures/seeds", "fixtures/corpus", "fixtures/replies"]);
+    let before = mtimes(&out);
+    assert!(before.len() > 300 && before.contains_key("index.json"), "{}", before.len());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    for again in [&["fixtures/corpus"][..], &["fixtures/seeds", "fixtures/corpus/030.txt", "fixtures/replies"]] {
+        let said = add(&out, again);
+        assert!(said.contains("lkpx: nothing new:") && said.contains("no file written"), "{again:?}: {said}");
+        assert!(!said.contains("changed"), "{said}");
+        assert_eq!(mtimes(&out), before, "{again:?}: no file written, renamed or removed");
+    }
+    let _ = std::fs::remove_dir_all(&out);
 }

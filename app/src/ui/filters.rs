@@ -10,6 +10,8 @@ pub fn Filters() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
     let total = cat.index.jobs.len();
+    // with no testcase's catalog loaded (none chosen) the count is the dataset's, from the root
+    let everything = format!("{} jobs in {} testcases", cat.root.totals.jobs, cat.root.testcases.len());
     let c1 = cat.clone();
     let unloaded = cat.unloaded();
     let all =
@@ -20,7 +22,9 @@ pub fn Filters() -> impl IntoView {
     view! {
         <div class="facets-head">
             <h2>"Filters"</h2>
-            <span class="matching">{move || format!("{} of {total} jobs", matching.get())}</span>
+            <span class="matching" data-testid="facets-matching">
+                {move || if total == 0 { everything.clone() } else { format!("{} of {total} jobs", matching.get()) }}
+            </span>
             <button
                 class="link"
                 on:click=move |_| {
