@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check, in the order CI runs them (.ci/run calls this):
-#   setup (installs what is missing) · cargo fmt · clippy (native + wasm32) · cargo test (native, whole workspace)
+#   setup (installs what is missing) · cargo fmt · clippy (native + wasm32) · the fuzz targets compile
+#   · cargo test (native, whole workspace)
 #   · data/ freshness · trunk release builds (dist/ at '/', dist-sub/ at '/x/y/') · wasm browser tests · e2e
 # Works from a fresh clone on a machine with only Rust: about 25 min the first time (13 of them setup), ~12 min after that.
 # SKIP_SETUP=1 skips scripts/setup.sh (when you know the tools are there).
@@ -56,6 +57,9 @@ section "clippy (app and the mail worker, wasm32)"
 cargo clippy -p app -p worker --target wasm32-unknown-unknown -- -D warnings
 # the release build's split points (scripts/build-app.sh)
 cargo clippy -p app --target wasm32-unknown-unknown --features split -- -D warnings
+
+section "fuzz targets compile (fuzz/, not a workspace member; scripts/fuzz.sh runs them)"
+CARGO_TARGET_DIR="$ROOT/target" cargo check --manifest-path fuzz/Cargo.toml --bins
 
 section "cargo test (native, workspace)"
 cargo test --workspace --no-fail-fast

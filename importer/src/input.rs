@@ -234,14 +234,18 @@ pub fn quoted_unread_note(name: &str, lines: usize) -> String {
     format!("{name}: {lines} line(s) of a quoted table are not rows as lkp prints them (re-wrapped or re-spaced by a mail client): left out, as a quoted copy is never a row's source")
 }
 
-/// Attach the replies read from files to their reports: among `docs`, else (for `--into`) in the
-/// dataset at `dataset` (such a report joins `docs`, to be published again with its new note).
+/// Attach the replies read from files to their reports: among `docs`, else the one `lookup` brings
+/// by Message-ID (for `--into`, from the dataset: it joins `docs`, to be published again with its
+/// new note).
 /// Returns how many were attached and, for each reply left over, why (`path: …`): one that surely
 /// answers a report (it quotes a table, or its subject is a report's) waits for a report found
 /// nowhere; any other answers something else.
-pub fn attach_replies(docs: &mut Vec<Document>, replies: Vec<Reply>, dataset: Option<&Path>) -> (usize, Vec<String>) {
-    let mut lookup = |mid: &str| dataset.and_then(|d| crate::archive::published_report(d, mid));
-    let (attached, left) = threads::attach(docs, replies, &mut lookup);
+pub fn attach_replies(
+    docs: &mut Vec<Document>,
+    replies: Vec<Reply>,
+    lookup: &mut dyn FnMut(&str) -> Option<Document>,
+) -> (usize, Vec<String>) {
+    let (attached, left) = threads::attach(docs, replies, lookup);
     let why = left
         .iter()
         .map(|r| {

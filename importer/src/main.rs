@@ -332,7 +332,8 @@ fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>) {
     }
     let replies = std::mem::take(&mut read.replies);
     let n = replies.len();
-    let (attached, left) = input::attach_replies(&mut read.docs, replies, into);
+    let mut lookup = |mid: &str| into.and_then(|d| importer::archive::published_report(d, mid));
+    let (attached, left) = input::attach_replies(&mut read.docs, replies, &mut lookup);
     for why in &left {
         eprintln!("note: {why}");
     }
