@@ -15,6 +15,7 @@ TARGETS=("$@")
 
 seed() {
   local c=fuzz/corpus
+  set +o pipefail # head closes its pipe early
   mkdir -p "$c/mail" "$c/report" "$c/archive" "$c/query"
   # mails as sent (MIME, quoted-printable, base64, attachments), the replies, the web copies
   for f in fixtures/corpus/raw/*.eml fixtures/replies/*.eml fixtures/seeds/*.txt fixtures/corpus/*.txt; do
@@ -31,6 +32,7 @@ seed() {
     n=$((n + 1))
     printf '%s' "$q" > "$c/query/e2e-$n"
   done
+  set -o pipefail
 }
 
 seed
