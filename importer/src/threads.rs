@@ -108,14 +108,24 @@ pub fn note_of(msg: &Message) -> String {
     format!("{}{name}: {}", date.unwrap_or_default(), own_text(&msg.body))
 }
 
-/// The display name of a From value (`"A B" <a@b>` → `A B`), else its address.
+/// The longest sender name kept in a note (a From header folded over many lines is no name).
+const NAME_MAX: usize = 120;
+
+/// The display name of a From value (`"A B" <a@b>` → `A B`), else its address; at most
+/// `NAME_MAX` bytes.
 fn sender_name(from: &str) -> String {
     let name = from.split('<').next().unwrap_or("").trim().trim_matches('"').trim();
-    if name.is_empty() {
-        from.trim().trim_matches(|c| c == '<' || c == '>').to_string()
-    } else {
-        name.to_string()
+    let name = if name.is_empty() { from.trim().trim_matches(|c| c == '<' || c == '>') } else { name };
+    let mut name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.len() > NAME_MAX {
+        let mut cut = NAME_MAX;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+        name.push('…');
     }
+    name
 }
 
 /// What the sender wrote: quoted lines, attributions ("On … wrote:") and the signature dropped,
@@ -268,6 +278,20 @@ mod tests {
     fn own_text_drops_quotes_attribution_and_signature() {
         let body = "On Mon, 1 Jan 2024, kernel test robot wrote:\n> Hello,\n>\n>      123   +5.0%   129  fio.x\n\nThis is not a regression.\n\n\nIt is noise.\n\n-- \nJane\n";
         assert_eq!(own_text(body), "This is not a regression.\n\nIt is noise.");
+    }
+
+    /// Found by the `archive` fuzz target: a From header folded over the lines after it (table
+    /// rows start with blanks) made a 10 KB sender name, and the note had no bound.
+    #[test]
+    fn a_note_is_bounded_whatever_its_from_header() {
+        let rows = "  2704 ± 97%    +131.9%       6269 ± 26%  numa-meminfo.node0.PageTables\n".repeat(200);
+        let mail = format!("From: kernel test\n{rows}Subject: Re: x\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\n{}", "words ".repeat(2000));
+        let msg = crate::mail::parse_message(mail.as_bytes());
+        assert!(msg.from.as_deref().is_some_and(|f| f.len() > 10_000), "the header is folded: {:?}", msg.from.map(|f| f.len()));
+        let note = note_of(&msg);
+        assert!(note.len() <= 11 + NAME_MAX + 3 + 2 + NOTE_MAX + 3, "{}", note.len());
+        assert!(note.starts_with("2024-01-01 kernel test 2704 ± 97% +131.9%"), "{}", &note[..60]);
+        assert_eq!(sender_name("\"Jane  Doe\" <jane@example.org>"), "Jane Doe");
     }
 
     #[test]
