@@ -285,9 +285,16 @@ mod tests {
     #[test]
     fn a_note_is_bounded_whatever_its_from_header() {
         let rows = "  2704 ± 97%    +131.9%       6269 ± 26%  numa-meminfo.node0.PageTables\n".repeat(200);
-        let mail = format!("From: kernel test\n{rows}Subject: Re: x\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\n{}", "words ".repeat(2000));
+        let mail = format!(
+            "From: kernel test\n{rows}Subject: Re: x\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\n{}",
+            "words ".repeat(2000)
+        );
         let msg = crate::mail::parse_message(mail.as_bytes());
-        assert!(msg.from.as_deref().is_some_and(|f| f.len() > 10_000), "the header is folded: {:?}", msg.from.map(|f| f.len()));
+        assert!(
+            msg.from.as_deref().is_some_and(|f| f.len() > 10_000),
+            "the header is folded: {:?}",
+            msg.from.map(|f| f.len())
+        );
         let note = note_of(&msg);
         assert!(note.len() <= 11 + NAME_MAX + 3 + 2 + NOTE_MAX + 3, "{}", note.len());
         assert!(note.starts_with("2024-01-01 kernel test 2704 ± 97% +131.9%"), "{}", &note[..60]);
