@@ -117,15 +117,20 @@ fn sender_name(from: &str) -> String {
     let name = from.split('<').next().unwrap_or("").trim().trim_matches('"').trim();
     let name = if name.is_empty() { from.trim().trim_matches(|c| c == '<' || c == '>') } else { name };
     let mut name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    if name.len() > NAME_MAX {
-        let mut cut = NAME_MAX;
-        while !name.is_char_boundary(cut) {
+    cut_to(&mut name, NAME_MAX);
+    name
+}
+
+/// `s` cut to at most `max` bytes (at a character's boundary) and marked `…` when it was longer.
+fn cut_to(s: &mut String, max: usize) {
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
             cut -= 1;
         }
-        name.truncate(cut);
-        name.push('…');
+        s.truncate(cut);
+        s.push('…');
     }
-    name
 }
 
 /// What the sender wrote: quoted lines, attributions ("On … wrote:") and the signature dropped,
@@ -150,14 +155,7 @@ pub fn own_text(body: &str) -> String {
         out.pop();
     }
     let mut s = out.join("\n");
-    if s.len() > NOTE_MAX {
-        let mut cut = NOTE_MAX;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        s.truncate(cut);
-        s.push('…');
-    }
+    cut_to(&mut s, NOTE_MAX);
     s
 }
 

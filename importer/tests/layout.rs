@@ -21,20 +21,25 @@ fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, d: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+/// What `of` says of each file under `dir`, by its path relative to `dir`.
+fn each_file<T>(dir: &Path, of: &dyn Fn(&Path) -> T) -> BTreeMap<String, T> {
+    fn walk<T>(base: &Path, d: &Path, of: &dyn Fn(&Path) -> T, out: &mut BTreeMap<String, T>) {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
-                walk(base, &p, out);
+                walk(base, &p, of, out);
             } else {
-                out.insert(p.strip_prefix(base).unwrap().display().to_string(), std::fs::read(&p).unwrap());
+                out.insert(p.strip_prefix(base).unwrap().display().to_string(), of(&p));
             }
         }
     }
     let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
+    walk(dir, dir, of, &mut out);
     out
+}
+
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    each_file(dir, &|p| std::fs::read(p).unwrap())
 }
 
 fn import(out: &Path, inputs: &[&str]) {
@@ -722,20 +727,7 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
 
 /// Every file of `dir` with its modification time.
 fn mtimes(dir: &Path) -> BTreeMap<String, std::time::SystemTime> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let t = std::fs::metadata(&p).unwrap().modified().unwrap();
-                out.insert(p.strip_prefix(dir).unwrap().display().to_string(), t);
-            }
-        }
-    }
-    out
+    each_file(dir, &|p| std::fs::metadata(p).unwrap().modified().unwrap())
 }
 
 /// Adding inputs already imported touches nothing, the root included, and says so.
