@@ -52,17 +52,36 @@ pub fn draw<DB: DrawingBackend>(
     selected: Option<usize>,
     theme: &Theme,
 ) -> DrawResult<DB> {
+    root.fill(&rgb(theme.bg))?;
+    if data.slots.is_empty() {
+        let axis = rgb(theme.axis);
+        let font = ("sans-serif", geo.font).into_font();
+        let style = TextStyle::from(font).color(&axis).pos(Pos::new(HPos::Center, VPos::Center));
+        root.draw(&Text::new("no data for this selection", p(geo.size.width / 2.0, geo.size.height / 2.0), style))?;
+        return Ok(());
+    }
+    draw_frame(root, data, geo, labels, selected, theme)?;
+    // Bands first (under every line), then lines, then points and change marks.
+    draw_bands(root, data, geo)?;
+    draw_lines(root, data, geo)?;
+    draw_points(root, data, geo, theme)?;
+    root.present()
+}
+
+/// The selected commit's column, the grid with its y labels, the axes and the x labels.
+fn draw_frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &ChartData,
+    geo: &Geometry,
+    labels: &[String],
+    selected: Option<usize>,
+    theme: &Theme,
+) -> DrawResult<DB> {
     let s = geo.size.scale;
     let plot = geo.plot;
     let axis = rgb(theme.axis);
     let grid = rgb(theme.grid);
     let font = ("sans-serif", geo.font).into_font();
-    root.fill(&rgb(theme.bg))?;
-    if data.slots.is_empty() {
-        let style = TextStyle::from(font.clone()).color(&axis).pos(Pos::new(HPos::Center, VPos::Center));
-        root.draw(&Text::new("no data for this selection", p(geo.size.width / 2.0, geo.size.height / 2.0), style))?;
-        return Ok(());
-    }
     // Selected commit: a light column behind everything.
     if let Some(slot) = selected.filter(|&i| i < data.slots.len()) {
         let half = ((plot.right - plot.left) / data.slots.len() as f64 / 2.0).min(18.0 * s);
@@ -93,7 +112,13 @@ pub fn draw<DB: DrawingBackend>(
             root.draw(&Text::new(l.clone(), p(x, plot.bottom + 7.0 * s), xlabel.clone()))?;
         }
     }
-    // Bands first (under every line), then lines, then points and change marks.
+    Ok(())
+}
+
+/// Each series' mean ± stddev band (lighter where `± ≤ 2 %` is implied), an error bar for a lone
+/// observation.
+fn draw_bands<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &ChartData, geo: &Geometry) -> DrawResult<DB> {
+    let s = geo.size.scale;
     for series in &data.series {
         let c = rgb(series.color);
         for (a, b) in runs(&series.agg) {
@@ -126,7 +151,12 @@ pub fn draw<DB: DrawingBackend>(
             }
         }
     }
-    let line_w = (2.0 * s).round().max(1.0) as u32;
+    Ok(())
+}
+
+/// Each series' line through its means, run by run.
+fn draw_lines<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &ChartData, geo: &Geometry) -> DrawResult<DB> {
+    let line_w = (2.0 * geo.size.scale).round().max(1.0) as u32;
     for series in &data.series {
         for (a, b) in runs(&series.agg) {
             if a == b {
@@ -137,6 +167,17 @@ pub fn draw<DB: DrawingBackend>(
             root.draw(&PathElement::new(pts, rgb(series.color).stroke_width(line_w)))?;
         }
     }
+    Ok(())
+}
+
+/// The points (where they are not too dense, and always a lone one) and the rings of reported changes.
+fn draw_points<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &ChartData,
+    geo: &Geometry,
+    theme: &Theme,
+) -> DrawResult<DB> {
+    let s = geo.size.scale;
     let r = geo.point_radius();
     let ring_r = (r * 2.2).round() as i32;
     let ring_w = (2.0 * s).round().max(1.0) as u32;
@@ -166,7 +207,7 @@ pub fn draw<DB: DrawingBackend>(
             }
         }
     }
-    root.present()
+    Ok(())
 }
 
 /// How point markers are drawn for a given density. Canvas pays per shape, and overlapping

@@ -245,7 +245,7 @@ fn resolve_pending(
 
 /// A report with this Message-ID is in the dataset.
 fn is_published(dir: &Path, mid: &str) -> bool {
-    dir.join(paths::report_doc(&paths::hash_hex(mid.as_bytes()))).is_file()
+    dir.join(paths::report_doc(&paths::report_id_of_message(mid))).is_file()
 }
 
 /// The published report with this Message-ID, as a document.
@@ -253,7 +253,7 @@ pub fn published_report(dir: &Path, mid: &str) -> Option<Document> {
     if !is_published(dir, mid) {
         return None;
     }
-    let rel = paths::report_doc(&paths::hash_hex(mid.as_bytes()));
+    let rel = paths::report_doc(&paths::report_id_of_message(mid));
     let rd: model::ReportDoc = crate::dataset::read(dir, &rel).ok()?;
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
     crate::docfile::from_doc(&rd, &script).ok()

@@ -848,7 +848,7 @@ fn series_stage<'a>(
 /// The stable id of a report: a hash of its Message-ID, else of its content.
 pub fn report_id(d: &Document) -> String {
     match &d.message_id {
-        Some(m) => paths::hash_hex(m.as_bytes()),
+        Some(m) => paths::report_id_of_message(m),
         None => paths::hash_hex(report_key(d).as_bytes()),
     }
 }

@@ -21,44 +21,7 @@ pub fn ChangesView() -> impl IntoView {
             s.selected(&FacetKey::Testcase).filter(|t| c0.testcase(t).is_some()).cloned().collect::<Vec<String>>()
         })
     });
-    // the files as they arrive (`web::load_changes`); a load for testcases no longer selected stops
-    let loaded = RwSignal::new(None::<Result<changes::Loaded, String>>);
-    let files = RwSignal::new((0usize, 0usize));
-    let run = StoredValue::new(0u64);
-    let catalogs = expect_context::<super::Loaded>();
-    let cl = cat.clone();
-    Effect::new(move |_| {
-        let tcs = testcases.get();
-        let me = run.get_value() + 1;
-        run.set_value(me);
-        loaded.set(None);
-        files.set((0, 0));
-        let cat = cl.clone();
-        // from first halves: the first pages, then (after they are shown) the rests, and the
-        // explorer rebuilt whole loads every page
-        let first_only = cat.is_pending();
-        leptos::task::spawn_local(async move {
-            let after = cat.clone();
-            web::load_changes(cat, tcs, first_only, move |got| {
-                let current = run.try_get_value() == Some(me);
-                match got {
-                    _ if !current => {}
-                    Ok(changes::Progress::Files(n, of)) => files.set((n, of)),
-                    Ok(changes::Progress::Loaded(l)) => {
-                        files.set((l.files, l.of));
-                        loaded.set(Some(Ok(l)));
-                        super::complete_after_paint(&after, catalogs);
-                    }
-                    Err(e) => {
-                        files.set((0, 0));
-                        loaded.set(Some(Err(e)));
-                    }
-                }
-                current
-            })
-            .await;
-        });
-    });
+    let (loaded, files) = load_files(cat.clone(), testcases);
     let status = move || files.with(|&(n, of)| changes::loading_text(n, of));
     let c1 = cat.clone();
     let model = Memo::new(move |_| {
@@ -138,4 +101,49 @@ pub fn ChangesView() -> impl IntoView {
         {move || status().map(|t| view! { <p class="loading" data-testid="changes-loading" role="status">{t}</p> })}
         <section class="changes" data-testid="changes" on:click=on_click on:change=on_change inner_html=body></section>
     }
+}
+
+/// The changes files loaded for the view, or why they could not be.
+type LoadResult = Result<changes::Loaded, String>;
+
+/// The changes files of `testcases` as they arrive (`web::load_changes`): what is loaded, and
+/// (files loaded, of how many); a load for testcases no longer selected stops.
+fn load_files(cl: Cat, testcases: Memo<Vec<String>>) -> (RwSignal<Option<LoadResult>>, RwSignal<(usize, usize)>) {
+    let loaded = RwSignal::new(None::<LoadResult>);
+    let files = RwSignal::new((0usize, 0usize));
+    let run = StoredValue::new(0u64);
+    let catalogs = expect_context::<super::Loaded>();
+    Effect::new(move |_| {
+        let tcs = testcases.get();
+        let me = run.get_value() + 1;
+        run.set_value(me);
+        loaded.set(None);
+        files.set((0, 0));
+        let cat = cl.clone();
+        // from first halves: the first pages, then (after they are shown) the rests, and the
+        // explorer rebuilt whole loads every page
+        let first_only = cat.is_pending();
+        leptos::task::spawn_local(async move {
+            let after = cat.clone();
+            web::load_changes(cat, tcs, first_only, move |got| {
+                let current = run.try_get_value() == Some(me);
+                match got {
+                    _ if !current => {}
+                    Ok(changes::Progress::Files(n, of)) => files.set((n, of)),
+                    Ok(changes::Progress::Loaded(l)) => {
+                        files.set((l.files, l.of));
+                        loaded.set(Some(Ok(l)));
+                        super::complete_after_paint(&after, catalogs);
+                    }
+                    Err(e) => {
+                        files.set((0, 0));
+                        loaded.set(Some(Err(e)));
+                    }
+                }
+                current
+            })
+            .await;
+        });
+    });
+    (loaded, files)
 }
