@@ -44,13 +44,10 @@ pub fn epochs(p: &Path) -> Option<Vec<PathBuf>> {
 /// for lore's layout (so two lists' `0.git` stay apart), else its own directory's name — never the
 /// importing machine's directories, and the same whichever way the path was spelled.
 pub fn epoch_name(path: &Path) -> String {
-    let name = |p: &Path| {
-        let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        p.file_name().map(|n| n.to_string_lossy().into_owned())
-    };
-    let own = name(path).unwrap_or_else(|| "archive".into());
-    let parent = std::fs::canonicalize(path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
-    match parent {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    let own = name(&path).unwrap_or_else(|| "archive".into());
+    match path.parent() {
         Some(git) if git.file_name().is_some_and(|n| n == "git") => match git.parent().and_then(name) {
             Some(list) => format!("{list}/git/{own}"),
             None => own,

@@ -3,7 +3,8 @@
 //!
 //! Column widths are never trusted: web archives collapse whitespace, so rows are read as a token
 //! sequence `cell (change cell)* name [note]`, where `cell = [value] [±stddev%]` and `note` is an
-//! annotation after the name that starts with an arrow (`<-------- (a)`).
+//! annotation after the name that starts with an arrow (`<-------- (a)`). Lines come from
+//! `report::parse`, which reads U+00A0 (a mail client's or a gateway's no-break space) as a space.
 
 use model::ChangeKind;
 
@@ -26,9 +27,8 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < line.len() {
-        let blank = blank_at(bytes, i);
-        if blank > 0 {
-            i += blank;
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
             continue;
         }
         if let Some((v, next)) = stddev_at(line, i) {
@@ -37,7 +37,7 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
             continue;
         }
         let start = i;
-        while i < line.len() && blank_at(bytes, i) == 0 {
+        while i < line.len() && !bytes[i].is_ascii_whitespace() {
             // a ± glued to the end of a value (`1.42±5%`) starts a new token
             if i > start && stddev_at(line, i).is_some() && line[..i].ends_with(|c: char| c.is_ascii_digit()) {
                 break;
@@ -47,16 +47,6 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
         out.push(Tok::Word(&line[start..i]));
     }
     out
-}
-
-/// The length of the blank at byte `i`: ASCII whitespace (1), U+00A0 (2: a mail client's or a
-/// gateway's no-break space is a space in a table), or 0.
-fn blank_at(b: &[u8], i: usize) -> usize {
-    match b[i] {
-        c if c.is_ascii_whitespace() => 1,
-        0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
-        _ => 0,
-    }
 }
 
 /// A word that can only be (part of) a cell: a `±` marker alone, a number, a change.
@@ -74,8 +64,8 @@ fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
     let marker = PM_MARKERS.iter().find(|m| rest.starts_with(*m))?;
     let mut j = i + marker.len();
     let b = line.as_bytes();
-    while j < line.len() && (b[j] == b' ' || b[j] == b'\t' || blank_at(b, j) == 2) {
-        j += blank_at(b, j);
+    while j < line.len() && (b[j] == b' ' || b[j] == b'\t') {
+        j += 1;
     }
     let num_start = j;
     if j < line.len() && b[j] == b'-' {
@@ -91,7 +81,7 @@ fn stddev_at(line: &str, i: usize) -> Option<(f64, usize)> {
     let v: f64 = line[num_start..j].parse().ok()?;
     let end = j + 1;
     // the token must end here
-    if end < line.len() && blank_at(b, end) == 0 {
+    if end < line.len() && !b[end].is_ascii_whitespace() {
         return None;
     }
     Some((v, end))
