@@ -4,7 +4,7 @@
 //! Run: `RUSTC_BOOTSTRAP=1 cargo fuzz run archive fuzz/corpus/archive` (see fuzz/README.md).
 #![no_main]
 
-use importer::{mail, prefilter, report, threads};
+use reader::{mail, prefilter, report, threads};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -6,15 +6,15 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let mut res = importer::input::FileResult::new("fuzz".into(), data.len());
-    importer::input::read_bytes("fuzz", data, &mut res);
+    let mut res = reader::file::FileResult::new("fuzz".into(), data.len());
+    reader::file::read_bytes("fuzz", data, &mut res);
     if res.docs.is_empty() {
         return;
     }
     for d in &res.docs {
         let _ = importer::rows::row_objects(d);
     }
-    let weight = importer::direction::Directions::lkp_weight;
+    let weight = reader::direction::Directions::lkp_weight;
     let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
     let _ = importer::build::build(res.docs, &opts);
 });

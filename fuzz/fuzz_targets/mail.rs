@@ -3,7 +3,7 @@
 //! Run: `RUSTC_BOOTSTRAP=1 cargo fuzz run mail fuzz/corpus/mail` (see fuzz/README.md).
 #![no_main]
 
-use importer::{mail, prefilter};
+use reader::{mail, prefilter};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

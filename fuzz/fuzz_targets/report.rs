@@ -3,7 +3,7 @@
 //! Run: `RUSTC_BOOTSTRAP=1 cargo fuzz run report fuzz/corpus/report` (see fuzz/README.md).
 #![no_main]
 
-use importer::{mail::Message, report, table, threads};
+use reader::{mail::Message, report, table, threads};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! `cargo bench -p importer --bench floor -- MAILS DATASET SCRATCH`, where DATASET is
 //! `lkpx import --out DATASET MAILS` and SCRATCH a directory to write into (made, then removed).
 //!
-//! On one core it times, each alone: parsing the mails (`input::read_bytes`, as an import reads
+//! On one core it times, each alone: parsing the mails (`reader::file::read_bytes`, as an import reads
 //! them, files already in memory), naming the value files (`known::print` of every job file,
 //! trend chunk and changes page), serialising the dataset's value files and report documents
 //! (`serde_json::to_vec` of the values the import made, parsed back from DATASET) and writing
@@ -52,7 +52,7 @@ fn serialise<T: Serialize>(vs: &[T], out: &mut Vec<Vec<u8>>) -> (f64, f64) {
 }
 
 fn print_all<T: Serialize>(vs: &[T]) -> usize {
-    vs.iter().map(|v| importer::known::print(v).len()).sum()
+    vs.iter().map(|v| importer::store::known::print(v).len()).sum()
 }
 
 fn main() {
@@ -69,8 +69,8 @@ fn main() {
     let (docs, parse) = timed(|| {
         let mut n = 0;
         for (name, bytes) in &blobs {
-            let mut res = input::FileResult::new(name.clone(), bytes.len());
-            input::read_bytes(name, bytes, &mut res);
+            let mut res = reader::file::FileResult::new(name.clone(), bytes.len());
+            reader::file::read_bytes(name, bytes, &mut res);
             n += res.docs.len();
         }
         n

@@ -15,8 +15,8 @@ fn main() {
     let parse_all = || {
         let mut docs = Vec::new();
         for (name, bytes) in &blobs {
-            let mut res = input::FileResult::new(name.clone(), bytes.len());
-            input::read_bytes(name, bytes, &mut res);
+            let mut res = reader::file::FileResult::new(name.clone(), bytes.len());
+            reader::file::read_bytes(name, bytes, &mut res);
             docs.extend(res.docs);
         }
         docs
@@ -28,7 +28,7 @@ fn main() {
         std::hint::black_box(parse_all());
     }
     let parse = t.elapsed().as_secs_f64() / rounds as f64;
-    let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
+    let weight = |m: &str| reader::direction::Directions::lkp().weight(m);
     let t = Instant::now();
     for _ in 0..rounds {
         let opts = build::Options { commit_url: None, git_log: vec![], weight: &weight };

@@ -1,34 +1,8 @@
 //! Input discovery and reading: files and directories (recursed, in sorted order), gzip, mbox,
 //! mails and plain reports. Every file yields documents, a skip reason, or errors naming it.
 
-use crate::doc::Document;
-use crate::mail;
-use crate::report::{self, LineError};
-use crate::threads::{self, Reply, Role};
+use reader::file::{read_raw, FileResult};
 use std::path::{Path, PathBuf};
-
-/// What became of one input file.
-#[derive(Debug)]
-pub struct FileResult {
-    pub path: String,
-    pub bytes: usize,
-    pub docs: Vec<Document>,
-    /// Not a report (and why).
-    pub skipped: Option<String>,
-    /// Problems, each naming the file and line (`path:line: message`).
-    pub errors: Vec<String>,
-    /// Human replies to reports: the import attaches them as notes to their reports.
-    pub replies: Vec<Reply>,
-    /// What is worth saying but is no problem (`path: …`): a quoted copy's lines not read.
-    pub notes: Vec<String>,
-}
-
-impl FileResult {
-    /// Nothing read yet from `path` (`bytes` long).
-    pub fn new(path: String, bytes: usize) -> FileResult {
-        FileResult { path, bytes, docs: vec![], skipped: None, errors: vec![], replies: vec![], notes: vec![] }
-    }
-}
 
 /// Every file under `paths` (directories recursed), sorted, deduplicated.
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
@@ -90,7 +64,7 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
     let mut roots = Vec::new();
     for p in paths {
         if p.is_dir() {
-            roots.extend(crate::resultroot::find_result_roots(p));
+            roots.extend(crate::lkp::resultroot::find_result_roots(p));
         }
     }
     roots.sort();
@@ -104,22 +78,16 @@ pub fn collect(paths: &[PathBuf]) -> Inputs {
 pub fn read_result_root(dir: &Path) -> FileResult {
     let name = dir.display().to_string();
     let mut res = FileResult::new(name.clone(), 0);
-    match crate::resultroot::read_commit_dir(dir, &name) {
+    match crate::lkp::resultroot::read_commit_dir(dir, &name) {
         Ok(doc) => res.docs.push(doc),
         Err(e) => res.errors.push(e.to_string()),
     }
     res
 }
 
-/// A public-inbox archive (read through git, natively only).
+/// A public-inbox archive (an epoch, or a directory of epochs: read through git).
 fn is_archive(p: &Path) -> bool {
-    #[cfg(not(target_arch = "wasm32"))]
-    return crate::inbox::epochs(p).is_some();
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = p;
-        false
-    }
+    crate::archive::inbox::epochs(p).is_some()
 }
 
 fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
@@ -179,85 +147,6 @@ pub fn read_file(path: &Path) -> FileResult {
     };
     read_raw(&name, raw, &mut res);
     res
-}
-
-/// Parse the bytes of file `name` as read (gzip or not): what `read_file` does after reading.
-pub fn read_raw(name: &str, raw: Vec<u8>, res: &mut FileResult) {
-    res.bytes = raw.len();
-    let bytes = match mail::gunzip_if_needed(raw) {
-        Ok(b) => b,
-        Err(e) => return res.errors.push(format!("{name}: bad gzip data: {e}")),
-    };
-    if bytes.iter().take(4096).filter(|&&b| b == 0).count() > 0 {
-        res.skipped = Some("binary file".into());
-        return;
-    }
-    read_bytes(name, &bytes, res);
-}
-
-/// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `threads::read_mbox`).
-pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
-    let messages = mail::split_mbox(bytes);
-    if messages.len() > 1 {
-        return crate::threads::read_mbox(name, &messages, res);
-    }
-    let msg = mail::parse_message(messages[0]);
-    let parsed = report::parse(name, &msg);
-    let scan = crate::prefilter::scan(messages[0]);
-    if threads::role_of(&scan, &parsed) == Role::Reply {
-        // a human's answer: its quoted table is a copy, its text a note on the report
-        return res.replies.push(threads::reply(name, &scan, &msg, &parsed.doc));
-    }
-    for LineError { line, message } in &parsed.errors {
-        res.errors.push(format!("{name}:{line}: {message}"));
-    }
-    if parsed.quoted_unread > 0 {
-        res.notes.push(quoted_unread_note(name, parsed.quoted_unread));
-    }
-    let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
-    if rows == 0 {
-        if parsed.errors.is_empty() {
-            let why = if parsed.doc.headlines.is_empty() {
-                "no comparison table found"
-            } else {
-                "a headline but no comparison table"
-            };
-            res.skipped = Some(why.into());
-        }
-        return;
-    }
-    res.docs.push(parsed.doc);
-}
-
-/// The one note of a mail whose quoted tables have lines that are not rows.
-pub fn quoted_unread_note(name: &str, lines: usize) -> String {
-    format!("{name}: {lines} line(s) of a quoted table are not rows as lkp prints them (re-wrapped or re-spaced by a mail client): left out, as a quoted copy is never a row's source")
-}
-
-/// Attach the replies read from files to their reports: among `docs`, else the one `lookup` brings
-/// by Message-ID (for `--into`, from the dataset: it joins `docs`, to be published again with its
-/// new note).
-/// Returns how many were attached and, for each reply left over, why (`path: …`): one that surely
-/// answers a report (it quotes a table, or its subject is a report's) waits for a report found
-/// nowhere; any other answers something else.
-pub fn attach_replies(
-    docs: &mut Vec<Document>,
-    replies: Vec<Reply>,
-    lookup: &mut dyn FnMut(&str) -> Option<Document>,
-) -> (usize, Vec<String>) {
-    let (attached, left) = threads::attach(docs, replies, lookup);
-    let why = left
-        .iter()
-        .map(|r| {
-            let to = r.refs.first().map_or(String::new(), |m| format!(" to <{m}>"));
-            if r.keep {
-                format!("{}: a reply{to}, whose report is neither among the inputs nor in the dataset: its note is left out (import it with its report)", r.source)
-            } else {
-                format!("{}: a reply{to} that quotes no table and answers no report among the inputs", r.source)
-            }
-        })
-        .collect();
-    (attached, why)
 }
 
 #[cfg(test)]

@@ -1,39 +1,18 @@
-//! lkpx: reads kernel test robot reports and lkp-tests result roots, and publishes the
-//! sharded JSON the explorer loads. The binary (`main.rs`) is thin glue over this library.
+//! lkpx: reads kernel test robot reports and lkp-tests result roots, and publishes the sharded
+//! JSON the explorer loads. The mails themselves are read by the `reader` crate (no I/O); this
+//! library finds and reads the files, builds the dataset and writes it. The binary (`main.rs`,
+//! its subcommands in `cli/`) is thin glue over it.
 //!
-//! Flow: `input` finds files and turns each into `doc::Document`s (via `mail` + `report` +
-//! `table` for mails); `build` merges documents into a validated `model` dataset; `publish`
-//! writes it atomically. `upload` is the same parse for one mail given as bytes (the page's
-//! "bring your own mail", compiled to wasm in `worker/`): git archives (`archive`, `inbox`) and
-//! `incremental` are native only.
+//! Flow: `input` finds files and reads each with `reader::file` into documents (`lkp/` reads
+//! result roots, `archive/` public-inbox list archives through git); `build/` merges documents
+//! into a validated `model` dataset (pure: no file system); `store/` writes it atomically and
+//! reads it back for `--into`, and is the only writer. `synth/` generates synthetic data.
 
-#[cfg(not(target_arch = "wasm32"))]
 pub mod archive;
 pub mod build;
-pub mod changepoints;
-pub mod compare;
-pub mod dataset;
-pub mod delta;
-pub mod direction;
-pub mod doc;
-pub mod docfile;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod inbox;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod incremental;
 pub mod input;
-pub mod known;
-pub mod mail;
-pub mod pack;
-pub mod prefilter;
-pub mod publish;
-pub mod report;
-pub mod reports;
-pub mod resultroot;
+pub mod lkp;
 pub mod rows;
+pub mod store;
 pub mod synth;
-pub mod synth_mails;
-pub mod table;
-pub mod threads;
 pub mod timing;
-pub mod upload;

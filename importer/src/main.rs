@@ -7,7 +7,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use importer::{build, input, publish};
+
+mod cli;
+use importer::store::publish;
+use importer::{build, input};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -143,7 +146,7 @@ fn run(cli: Cli) -> Result<bool> {
         }
         Cmd::Check { dir } => {
             let start = Instant::now();
-            let c = importer::dataset::check(&dir);
+            let c = importer::store::dataset::check(&dir);
             for p in &c.problems {
                 eprintln!("error: {}: {p}", dir.display());
             }
@@ -173,7 +176,7 @@ fn run(cli: Cli) -> Result<bool> {
             let start = Instant::now();
             if let Some(n) = mails {
                 let from = if from.is_empty() { vec![PathBuf::from("fixtures")] } else { from };
-                let s = importer::synth_mails::run(n, &from, &out, seed)
+                let s = importer::synth::mails::run(n, &from, &out, seed)
                     .with_context(|| format!("lkpx synth --mails {n} --out {}", out.display()))?;
                 eprintln!("lkpx synth: {s}; wrote {} in {:.1}s", out.display(), start.elapsed().as_secs_f64());
                 return Ok(false);
@@ -199,20 +202,20 @@ fn run(cli: Cli) -> Result<bool> {
             Ok(false)
         }
         Cmd::Compare { base, head, more, gap, variance, regression_only } => {
-            let opts = importer::compare::CompareOptions { more, gap, variance, regression_only };
-            importer::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
+            let opts = importer::lkp::compare::CompareOptions { more, gap, variance, regression_only };
+            importer::lkp::compare::run_compare(&base, &head, &opts, &mut std::io::stdout().lock())?;
             Ok(false)
         }
         Cmd::Reports { dir } => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let n = importer::reports::run(&dir, &mut out).map_err(anyhow::Error::msg)?;
+            let n = cli::reports::run(&dir, &mut out).map_err(anyhow::Error::msg)?;
             out.flush()?;
             eprintln!("lkpx reports: {n} reports in {}", dir.display());
             Ok(false)
         }
         Cmd::Changepoints { file } => {
-            importer::changepoints::run(file.as_deref(), &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+            cli::changepoints::run(file.as_deref(), &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
         }
     }
 }
@@ -256,9 +259,9 @@ fn rows(paths: &[PathBuf]) -> Result<bool> {
 
 /// What reading the inputs gave.
 struct Read {
-    docs: Vec<importer::doc::Document>,
+    docs: Vec<reader::doc::Document>,
     /// Human replies found in the files, to attach as notes once every report is read.
-    replies: Vec<importer::threads::Reply>,
+    replies: Vec<reader::threads::Reply>,
     bytes: usize,
     skipped: usize,
     errors: usize,
@@ -281,7 +284,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
         pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len}").expect("valid template"));
         pb
     });
-    let results: Vec<input::FileResult> = units
+    let results: Vec<reader::file::FileResult> = units
         .par_iter()
         .map(|(is_root, f)| {
             let source = inputs.source_of(f);
@@ -333,7 +336,7 @@ fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>) {
     let replies = std::mem::take(&mut read.replies);
     let n = replies.len();
     let mut lookup = |mid: &str| into.and_then(|d| importer::archive::published_report(d, mid));
-    let (attached, left) = input::attach_replies(&mut read.docs, replies, &mut lookup);
+    let (attached, left) = reader::file::attach_replies(&mut read.docs, replies, &mut lookup);
     for why in &left {
         eprintln!("note: {why}");
     }
@@ -360,7 +363,7 @@ fn import(
         log = entries;
     }
     if let Some(t) = &commit_url {
-        build::check_commit_url(t).map_err(|e| anyhow::anyhow!("--commit-url {t:?}: {e}"))?;
+        reader::links::check_commit_url(t).map_err(|e| anyhow::anyhow!("--commit-url {t:?}: {e}"))?;
     }
     let mut read = read_inputs(paths);
     let mut stages = importer::timing::Stages::new(start);
@@ -380,11 +383,11 @@ fn import(
     };
     attach_file_replies(&mut read, into);
     let n_docs = read.docs.len();
-    let weight = importer::direction::Directions::lkp_weight;
+    let weight = reader::direction::Directions::lkp_weight;
     let opts = build::Options { commit_url, git_log: log, weight: &weight };
     let (written, root, dups, out) = match into {
         Some(dir) => {
-            let r = importer::incremental::add_with_state(dir, read.docs, &opts, state.as_ref())
+            let r = importer::store::incremental::add_with_state(dir, read.docs, &opts, state.as_ref())
                 .map_err(anyhow::Error::msg)?;
             (r.written, r.root, r.duplicates, dir)
         }
@@ -439,23 +442,24 @@ fn import(
 /// A full import: each testcase's files written as soon as it is built, then the report
 /// documents and the reports list, then the switch to the new root.
 fn import_full(
-    docs: Vec<importer::doc::Document>,
+    docs: Vec<reader::doc::Document>,
     opts: &build::Options,
     state: Option<&model::ArchiveState>,
     out: &std::path::Path,
     stages: &mut importer::timing::Stages,
 ) -> std::io::Result<(publish::Written, model::Root, usize)> {
     let publisher = publish::Publisher::new(out)?;
-    let (entries, reports, scripts, dups) =
-        build::build_each(docs, opts, &|t| publisher.testcase(importer::pack::testcase_files(t, publisher.known())));
+    let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
+        publisher.testcase(importer::store::pack::testcase_files(t, publisher.known()))
+    });
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
     stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &reports);
     {
         use rayon::prelude::*;
-        reports.par_iter().try_for_each(|r| publisher.write(&[importer::pack::report_file(r)]))?;
+        reports.par_iter().try_for_each(|r| publisher.write(&[importer::store::pack::report_file(r)]))?;
     }
-    let (mut files, mut root) = importer::pack::list_files(entries, &reports, &scripts);
+    let (mut files, mut root) = importer::store::pack::list_files(entries, &reports, &scripts);
     drop(reports);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);
@@ -472,7 +476,7 @@ fn import_full(
 
 /// What the archives gave.
 struct FromArchives {
-    docs: Vec<importer::doc::Document>,
+    docs: Vec<reader::doc::Document>,
     state: model::ArchiveState,
     /// The state is the one the dataset holds (nothing new was read).
     unchanged: bool,
@@ -524,7 +528,7 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
 /// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
 /// them, so nothing disappears unnoticed.
 fn warn_dropped_reports(out: &std::path::Path, new: &[model::ReportDoc]) {
-    let Ok(old) = importer::dataset::Published::open(out) else { return };
+    let Ok(old) = importer::store::dataset::Published::open(out) else { return };
     let ids: std::collections::HashSet<&str> = new.iter().map(|r| r.id.as_str()).collect();
     let gone: Vec<&str> =
         old.index.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();

@@ -1,8 +1,8 @@
 //! `lkpx rows`: one JSON object per table row as read, for scripting and for checking the
 //! importer against the mails.
 
-use crate::doc::{Document, Row, RowKind};
 use model::ChangeKind;
+use reader::doc::{Document, Row, RowKind};
 use serde_json::{json, Map, Value};
 
 /// JSON Lines of every row of `doc`.

@@ -131,11 +131,12 @@ fn an_epoch_gives_the_robot_reports_and_their_replies_as_notes() {
 #[test]
 fn an_epoch_is_read_with_a_delta_base_cache() {
     let dir = tmpdir("cache");
-    let ep = importer::inbox::Epoch::open(&epoch(&dir, "pm.git")).unwrap();
+    let ep = importer::archive::inbox::Epoch::open(&epoch(&dir, "pm.git")).unwrap();
     assert!(ep.caches_delta_bases());
     let plan = ep.plan(None).unwrap();
     assert!(plan.commits.len() > 100, "{}", plan.commits.len());
-    let mails = plan.commits.iter().filter(|c| matches!(ep.mail(**c), Ok(importer::inbox::Blob::Mail(_)))).count();
+    let mails =
+        plan.commits.iter().filter(|c| matches!(ep.mail(**c), Ok(importer::archive::inbox::Blob::Mail(_)))).count();
     assert_eq!(mails, plan.commits.len(), "every commit of the fixture epoch holds a mail");
 }
 

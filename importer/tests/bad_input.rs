@@ -4,10 +4,10 @@
 //! First the real lines that broke this, through the `lkpx` binary; then every table of the real
 //! fixtures corrupted cell by cell, through the library.
 
-use importer::doc::Row;
-use importer::input::{read_bytes, FileResult};
-use importer::table::{tokenize, Tok};
 use model::rng::XorShift;
+use reader::doc::Row;
+use reader::file::{read_bytes, FileResult};
+use reader::table::{tokenize, Tok};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -118,7 +118,7 @@ fn a_trailing_annotation_is_a_note_on_a_valid_row() {
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), copy.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     // the published report document keeps the note on its row
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let doc = data.report_doc(&data.index.reports[0].id).unwrap();
     let row = doc.sections.iter().flat_map(|s| &s.rows).find(|r| r.line as u64 == no).unwrap();
     assert_eq!((row.metric.as_str(), row.note.as_deref()), ("fsmark.files_per_sec", Some("<-------- (a)")));
@@ -377,7 +377,7 @@ fn corrupt_report(name: &str, text: &str, rng: &mut XorShift, tally: &mut Tally)
             assert!(!cs.is_empty(), "{name}:{m}: a row has cells: {raw:?}");
             let (commits, row) = &pristine.rows[&mx][0];
             tally.rows += 1;
-            tally.fail_rows += usize::from(row.kind == importer::doc::RowKind::Fail);
+            tally.fail_rows += usize::from(row.kind == reader::doc::RowKind::Fail);
             tally.wide_rows += usize::from(commits.len() > 2);
             tally.total_rows += usize::from(row.aggregate);
             for &cell in &cs {

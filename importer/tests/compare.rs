@@ -1,7 +1,8 @@
 //! The "is this stat changed" rule against lkp-tests' own cases (`fixtures/lkp-tests/stats_changed_stats`),
 //! plus the rules those cases do not reach, and `lkpx compare` end to end.
 
-use importer::{compare, direction};
+use importer::lkp::compare;
+use reader::direction;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -355,23 +356,23 @@ fn run_compare_reads_matrix_files_and_prints_json_lines() {
 fn pattern_lists_compile_every_line() {
     use direction::{Anchor, PatternList};
     for (text, anchor) in [
-        (include_str!("../data/stat-denylist"), Anchor::Anywhere),
-        (include_str!("../data/stat-allowlist"), Anchor::Anywhere),
-        (include_str!("../data/report-allowlist"), Anchor::Anywhere),
-        (include_str!("../data/failure"), Anchor::Start),
-        (include_str!("../data/pass"), Anchor::Start),
-        (include_str!("../data/perf-metrics-prefixes"), Anchor::Start),
-        (include_str!("../data/perf-metrics-patterns"), Anchor::Anywhere),
-        (include_str!("../data/event-counter-prefixes"), Anchor::Start),
-        (include_str!("../data/event-counter-patterns"), Anchor::Anywhere),
-        (include_str!("../data/independent-counter-prefixes"), Anchor::Start),
-        (include_str!("../data/ignore-part-prefixes"), Anchor::Start),
-        (include_str!("../data/add-max-latency"), Anchor::Full),
+        (include_str!("../../reader/data/stat-denylist"), Anchor::Anywhere),
+        (include_str!("../../reader/data/stat-allowlist"), Anchor::Anywhere),
+        (include_str!("../../reader/data/report-allowlist"), Anchor::Anywhere),
+        (include_str!("../../reader/data/failure"), Anchor::Start),
+        (include_str!("../../reader/data/pass"), Anchor::Start),
+        (include_str!("../../reader/data/perf-metrics-prefixes"), Anchor::Start),
+        (include_str!("../../reader/data/perf-metrics-patterns"), Anchor::Anywhere),
+        (include_str!("../../reader/data/event-counter-prefixes"), Anchor::Start),
+        (include_str!("../../reader/data/event-counter-patterns"), Anchor::Anywhere),
+        (include_str!("../../reader/data/independent-counter-prefixes"), Anchor::Start),
+        (include_str!("../../reader/data/ignore-part-prefixes"), Anchor::Start),
+        (include_str!("../../reader/data/add-max-latency"), Anchor::Full),
     ] {
         let lines = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).count();
         assert_eq!(PatternList::new(text, anchor).len(), lines, "{}", text.lines().next().unwrap());
     }
-    let deny = PatternList::new(include_str!("../data/stat-denylist"), Anchor::Anywhere);
+    let deny = PatternList::new(include_str!("../../reader/data/stat-denylist"), Anchor::Anywhere);
     assert!(deny.contains("dmesg.boot_failures"));
     assert!(deny.contains("foo{#:#}bar"));
     assert!(deny.contains("kmsg.T1234]"));

@@ -405,7 +405,7 @@ fn import_is_deterministic_and_complete() {
     assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
     assert!(ta == tb, "re-running import must give identical bytes");
     assert!(!ta.keys().any(|k| k.contains(".tmp")), "no temporary files left");
-    let data = importer::dataset::Published::open(&a).unwrap();
+    let data = importer::store::dataset::Published::open(&a).unwrap();
     let index = &data.index;
     assert_eq!(index.schema, model::SCHEMA_VERSION);
     assert_eq!(index.reports.len(), 42);
@@ -477,7 +477,7 @@ fn bad_input_is_reported_by_file_and_line_and_the_rest_is_imported() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("bad.txt:{bad_line}: column 2")), "{err}");
     assert!(err.contains("notes.txt: no comparison table found"), "{err}");
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let index = &data.index;
     assert_eq!(index.reports.len(), 2, "the good file and the rest of the bad one are imported");
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "/nonexistent/path"]);
@@ -546,7 +546,7 @@ fn reply_notes_git_log_order_and_commit_url_template() {
         "fixtures/seeds/002_e53dde8fe48f6a79.txt",
     ]);
     assert_eq!(code, 0, "{err}");
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let index = &data.index;
     let ids: Vec<&str> = index.commits.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(
@@ -576,7 +576,7 @@ fn result_roots_import_with_per_run_values() {
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/lkp-tests/result_root/pmbench"]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("1 result roots"), "{err}");
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let index = &data.index;
     assert_eq!(index.reports[0].kind, model::SourceKind::ResultRoot);
     let job = &index.jobs[0];
@@ -641,7 +641,7 @@ fn changes_shards_list_stated_changes_with_their_headline() {
     let out = tmpdir("changes");
     let (code, _, err) = lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/seeds", "fixtures/corpus/008.txt"]);
     assert_eq!(code, 0, "{err}");
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let index = &data.index;
     let c = data.changes("fio-basic").unwrap();
     let two = c.changes.iter().find(|r| r.metric == "fio.latency_2ms%").unwrap();
@@ -669,7 +669,7 @@ fn failure_rows_are_decided_per_observation() {
     let (code, _, err) =
         lkpx(&["import", "--out", out.to_str().unwrap(), "fixtures/corpus/009.txt", "fixtures/corpus/040.txt"]);
     assert_eq!(code, 0, "{err}");
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let load = |tc: &str| data.changes(tc).unwrap();
     let metric = "perf-profile.children.cycles-pp.error_entry";
     let fio = load("fio-basic");
@@ -681,7 +681,7 @@ fn failure_rows_are_decided_per_observation() {
     assert_eq!(measured.kind, model::ChangeKind::Absolute, "a perf-profile value in 040");
     assert_eq!(measured.direction, model::Direction::Undefined);
     assert_eq!((measured.base_mean, measured.head_mean), (0.28, 0.11));
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let index = &data.index;
     assert!(!index.metrics.iter().find(|m| m.name == metric).unwrap().fail, "not only ever a failure statistic");
     let _ = std::fs::remove_dir_all(&out);

@@ -93,7 +93,7 @@ const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests
 fn files_are_bounded_by_reports_and_testcases() {
     let out = tmpdir("bounds");
     import(&out, &ALL);
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let files = tree(&out).len();
     let (reports, testcases) = (data.root.totals.reports, data.root.testcases.len());
     assert!(files <= 3 * reports + 20 * testcases, "{files} files for {reports} reports and {testcases} testcases");
@@ -149,7 +149,7 @@ fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
         let rest_rel = spine.rest.clone().expect("a catalog names its rest");
         let rest: model::Index = serde_json::from_slice(&read(&rest_rel)).unwrap();
         assert_eq!(rest.reports.len(), t.reports, "{}", t.name);
-        assert!(spine.metrics.len() <= importer::pack::OWN_CHUNKS, "{}", t.name);
+        assert!(spine.metrics.len() <= importer::store::pack::OWN_CHUNKS, "{}", t.name);
         assert!(spine.metrics.len() < rest.metrics.len(), "{}: the catalog lists every metric", t.name);
         for h in &t.headline_metrics {
             assert!(spine.metrics.iter().any(|m| &m.name == h), "{}: headline metric {h} not in the catalog", t.name);
@@ -173,7 +173,7 @@ fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
     let text = String::from_utf8(read(&t.catalog)).unwrap();
     let mut spine: model::Index = serde_json::from_str(&text).unwrap();
     spine.quiet = if spine.quiet.is_empty() { vec![0, spine.totals.reports as u32] } else { vec![] };
-    let bytes = importer::pack::json(&spine);
+    let bytes = importer::store::pack::json(&spine);
     let rel = model::paths::catalog(&t.name, &model::paths::content_hash(&bytes));
     std::fs::write(out.join(&rel), bytes).unwrap();
     let idx = String::from_utf8(read("index.json")).unwrap().replace(&t.catalog, &rel);
@@ -215,7 +215,7 @@ fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
 fn the_reports_list_by_job_holds_each_job_whole_in_one_file() {
     let out = tmpdir("byjob");
     import(&out, &ALL);
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let root = &data.root;
     let read =
         |rel: &str| -> model::ReportPage { serde_json::from_slice(&std::fs::read(out.join(rel)).unwrap()).unwrap() };
@@ -254,7 +254,7 @@ fn the_reports_list_by_job_holds_each_job_whole_in_one_file() {
 fn check_names_a_broken_or_missing_file() {
     let out = tmpdir("check");
     import(&out, &["fixtures/seeds"]);
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let chunk = data.assembled.parts.values().next().unwrap().chunks[0].clone();
     let mut bytes = std::fs::read(out.join(&chunk)).unwrap();
     // the first series' mean column: after `[job,"metric",[commits],`
@@ -322,7 +322,7 @@ fn a_killed_import_leaves_a_whole_dataset() {
 fn a_testcases_changes_are_pages_in_the_views_order() {
     let out = tmpdir("pages");
     import(&out, &ALL);
-    let data = importer::dataset::Published::open(&out).unwrap();
+    let data = importer::store::dataset::Published::open(&out).unwrap();
     let part = &data.assembled.parts["fio-basic"];
     assert_eq!(part.changes.len(), 2, "{:?}", part.changes);
     let read = |p: &str| serde_json::from_slice::<model::ChangesShard>(&std::fs::read(out.join(p)).unwrap()).unwrap();
@@ -363,7 +363,7 @@ fn a_newer_mails_new_jobs_leave_the_other_jobs_files_alone() {
     std::fs::rename(mails.join("00060.eml"), last.join("00060.eml")).unwrap();
     import(&inc, &[mails.to_str().unwrap()]);
     let jobs = |dir: &Path| -> BTreeMap<String, String> {
-        let data = importer::dataset::Published::open(dir).unwrap();
+        let data = importer::store::dataset::Published::open(dir).unwrap();
         data.index.jobs.iter().map(|j| (j.id.clone(), j.shard.clone())).collect()
     };
     let before = jobs(&inc);
@@ -704,7 +704,7 @@ fn mails_added_one_by_one_from_the_published_state_are_a_full_import() {
     let row: serde_json::Value = serde_json::from_str(&first).unwrap();
     let params: BTreeMap<String, String> = serde_json::from_value(row["params"].clone()).unwrap();
     let job = model::job_id(&new_tc, row["tbox_group"].as_str().unwrap(), &params);
-    let data = importer::dataset::Published::open(&inc).unwrap();
+    let data = importer::store::dataset::Published::open(&inc).unwrap();
     let victim = data.index.jobs.iter().find(|j| j.testcase == new_tc && j.id != job).unwrap().shard.clone();
     std::fs::remove_file(inc.join(&victim)).unwrap();
     let last = steps.join("last");

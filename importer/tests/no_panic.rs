@@ -2,8 +2,8 @@
 //! flipped, lines cut, dropped, duplicated and shuffled, cells glued), all go through the whole
 //! input path. A coverage-guided fuzz target for the same path is in `fuzz/`.
 
-use importer::input::{read_bytes, FileResult};
 use model::rng::XorShift as Rng;
+use reader::file::{read_bytes, FileResult};
 use std::path::Path;
 
 fn mutate(src: &[u8], rng: &mut Rng) -> Vec<u8> {
@@ -62,7 +62,7 @@ fn mutated_reports_never_panic() {
     inputs.sort();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut parsed = 0;
-    let weight = |m: &str| importer::direction::Directions::lkp().weight(m);
+    let weight = |m: &str| reader::direction::Directions::lkp().weight(m);
     let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
     for round in 0..600 {
         let src = &inputs[round % inputs.len()];
@@ -77,7 +77,7 @@ fn mutated_reports_never_panic() {
         // and on through the dataset build (dates, commit order, dedup, changes)
         if round % 10 == 0 {
             let (data, _) = importer::build::build(res.docs, &opts);
-            let (_, root) = importer::pack::files(data);
+            let (_, root) = importer::store::pack::files(data);
             assert_eq!(root.generation.len(), 16);
         }
     }

@@ -4,7 +4,7 @@
 //! quoted-printable. A quoted copy is never a row's source and never an error; the reply's own text
 //! becomes a note on its report. U+00A0 is a space in every table reader, robot mails included.
 
-use importer::input::{read_bytes, FileResult};
+use reader::file::{read_bytes, FileResult};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -85,7 +85,7 @@ fn quoted_replies_import_with_their_report_without_errors_or_a_point_twice() {
 #[test]
 fn each_reply_shape_reads_as_a_reply_whose_quoted_rows_find_the_report() {
     let report = read("041.eml", &std::fs::read(root().join("fixtures/corpus/raw/041.eml")).unwrap());
-    let own = importer::threads::row_keys(&report.docs[0]);
+    let own = reader::threads::row_keys(&report.docs[0]);
     assert_eq!(own.len(), 189);
     for path in REPLIES {
         let res = read(path, &std::fs::read(root().join(path)).unwrap());
@@ -104,8 +104,8 @@ fn each_reply_shape_reads_as_a_reply_whose_quoted_rows_find_the_report() {
 #[test]
 fn the_re_wrapped_quote_is_noted_never_an_error() {
     let path = "fixtures/replies/quoted-tabs-wrapped-depth2.eml";
-    let msg = importer::mail::parse_message(&std::fs::read(root().join(path)).unwrap());
-    let parsed = importer::report::parse(path, &msg);
+    let msg = reader::mail::parse_message(&std::fs::read(root().join(path)).unwrap());
+    let parsed = reader::report::parse(path, &msg);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     assert_eq!(parsed.own_rows, 0);
     assert!(parsed.quoted_rows >= 100, "{}", parsed.quoted_rows);

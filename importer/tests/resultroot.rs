@@ -2,7 +2,8 @@
 //! monitor samples, checked against lkp's `stats_N.json` / `matrix_N.json`), commit directories
 //! with a `matrix.json`, and job parameters checked against the axes of real robot mails.
 
-use importer::{doc, resultroot};
+use importer::lkp::resultroot;
+use reader::doc;
 
 use std::collections::BTreeMap;
 use std::io::Write;

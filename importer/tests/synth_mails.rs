@@ -2,8 +2,8 @@
 //! row reads back with the numbers the generator wrote, the output depends only on the seed, and
 //! the number of distinct metric names grows with the number of mails.
 
-use importer::doc::RowKind;
-use importer::synth_mails::{self, Corpus, SynthMail};
+use importer::synth::mails::{self, Corpus, SynthMail};
+use reader::doc::RowKind;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -146,15 +146,15 @@ fn same_seed_same_bytes() {
         assert_ne!(c.mail(3, k, 20).text, c.mail(4, k, 20).text);
     }
     let (a, b) = (scratch("det-a"), scratch("det-b"));
-    synth_mails::write_mails(c, 6, 9, &a).unwrap();
-    synth_mails::write_mails(c, 6, 9, &b).unwrap();
+    mails::write_mails(c, 6, 9, &a).unwrap();
+    mails::write_mails(c, 6, 9, &b).unwrap();
     for k in 0..6 {
-        let name = synth_mails::file_name(k, 6);
+        let name = mails::file_name(k, 6);
         assert_eq!(std::fs::read(a.join(&name)).unwrap(), std::fs::read(b.join(&name)).unwrap(), "{name}");
     }
     // a smaller set in the same directory leaves no mail of the larger one behind
     std::fs::write(a.join("notes.txt"), "kept").unwrap();
-    let s = synth_mails::write_mails(c, 4, 9, &a).unwrap();
+    let s = mails::write_mails(c, 4, 9, &a).unwrap();
     assert_eq!(s.removed, 2);
     let mut left: Vec<String> =
         std::fs::read_dir(&a).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();

@@ -1,7 +1,7 @@
 //! The page's mail reader, run as a Web Worker (`mail-worker_loader.js`, built by trunk from
 //! `index.html`) and loaded only when a mail is dropped, chosen or pasted. It receives
 //! `{id, name, bytes}` messages, reads each with the importer's own parser
-//! (`importer::upload::read_upload`) and answers `{id, answer}`, the `model::Upload` as JSON. It
+//! (`reader::upload::read_upload`) and answers `{id, answer}`, the `model::Upload` as JSON. It
 //! first posts `"ready"`: messages sent before its handler exists would be lost.
 
 #[cfg(target_arch = "wasm32")]
@@ -29,7 +29,7 @@ fn main() {
 
 /// The worker's answer to one mail: the `model::Upload` as JSON.
 fn answer(name: &str, bytes: Vec<u8>) -> String {
-    let up = importer::upload::read_upload(name, bytes);
+    let up = reader::upload::read_upload(name, bytes);
     serde_json::to_string(&up).expect("an Upload always serialises")
 }
 

@@ -5,8 +5,8 @@
 //! atomic rename. A run killed at any point leaves the previous root and every file it names in
 //! place; files no root names any more are removed after the switch.
 
-use crate::known::Known;
-use crate::pack::File;
+use crate::store::known::Known;
+use crate::store::pack::File;
 use model::{paths, Root};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -105,7 +105,7 @@ impl Publisher {
     }
 
     /// A packed testcase: its new files written, the ones already there counted and kept.
-    pub fn testcase(&self, p: crate::pack::Packed) -> std::io::Result<model::TestcaseEntry> {
+    pub fn testcase(&self, p: crate::store::pack::Packed) -> std::io::Result<model::TestcaseEntry> {
         self.write(&p.files)?;
         let mut d = self.done();
         for (rel, len) in p.kept {
@@ -140,7 +140,7 @@ impl Publisher {
         let out = self.out;
         let Done { mut written, mut keep } = self.done.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         sync_dir(&out)?;
-        let bytes = crate::pack::json(root);
+        let bytes = crate::store::pack::json(root);
         written.index_bytes = bytes.len() as u64;
         written.files += 1;
         written.bytes += bytes.len() as u64;
@@ -250,7 +250,7 @@ fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> 
 
 /// `v` as JSON (plus a newline) written atomically at `out/rel` (synthetic data, tests).
 pub fn write_json<T: serde::Serialize>(out: &Path, rel: &str, v: &T) -> std::io::Result<()> {
-    write_new(&out.join(rel), &crate::pack::json(v), false, &mut BTreeSet::new()).map(|_| ())
+    write_new(&out.join(rel), &crate::store::pack::json(v), false, &mut BTreeSet::new()).map(|_| ())
 }
 
 #[cfg(test)]

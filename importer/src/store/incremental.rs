@@ -3,13 +3,14 @@
 //! every other testcase keeps its files. Because a testcase's files depend only on its own
 //! reports, the result is byte-identical to a full import of all inputs.
 
+use crate::build::to_docs_reusing;
 use crate::build::{build_testcases_each, dedup_documents, split_by_testcase, testcases_of, Options};
-use crate::dataset::read;
-use crate::doc::Document;
-use crate::docfile::{from_doc, to_docs_reusing};
-use crate::pack;
-use crate::publish::{Publisher, Sweep, Written};
+use crate::store::dataset::read;
+use crate::store::pack;
+use crate::store::publish::{Publisher, Sweep, Written};
 use model::{paths, ReportDoc, Root};
+use reader::doc::Document;
+use reader::docfile::from_doc;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -42,7 +43,7 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
     let mut queue: Vec<String> = new.iter().flat_map(testcases_of).collect();
     // the same report imported before (by id) may name other testcases
     for d in new {
-        let rel = paths::report_doc(&crate::build::report_id(d));
+        let rel = paths::report_doc(&reader::links::report_id(d));
         if dir.join(&rel).is_file() {
             let rd: ReportDoc = read(dir, &rel)?;
             queue.extend(add_doc(&mut l, rd, &script).map_err(|e| format!("{rel}: {e}"))?);
@@ -69,7 +70,7 @@ fn load_testcase(
     l: &mut Loaded,
     script: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Result<BTreeSet<String>, String> {
-    let (cat, rest) = crate::dataset::read_catalog_and_rest(dir, &e.catalog)?;
+    let (cat, rest) = crate::store::dataset::read_catalog_and_rest(dir, &e.catalog)?;
     l.old_files.push(e.catalog.clone());
     l.old_files.extend(rest);
     l.old_files.extend(cat.chunks.iter().cloned());
@@ -170,7 +171,8 @@ fn from_published(
     opts: &Options,
     publisher: &Publisher,
 ) -> Result<Option<Touched>, String> {
-    if new.iter().any(|d| d.message_id.is_none() || dir.join(paths::report_doc(&crate::build::report_id(d))).exists()) {
+    if new.iter().any(|d| d.message_id.is_none() || dir.join(paths::report_doc(&reader::links::report_id(d))).exists())
+    {
         crate::timing::note("into: not from the published state: a report without a Message-ID, or imported before");
         return Ok(None);
     }
@@ -185,12 +187,12 @@ fn from_published(
     use rayon::prelude::*;
     let mut todo: Vec<(String, Vec<Document>)> = by_tc.into_iter().collect();
     todo.sort_by_key(|(tc, _)| std::cmp::Reverse(entries.get(tc.as_str()).map_or(0, |e| e.points)));
-    let tried: Vec<(String, Option<Result<crate::delta::Added, crate::delta::Skip>>)> = todo
+    let tried: Vec<(String, Option<Result<crate::store::delta::Added, crate::store::delta::Skip>>)> = todo
         .into_par_iter()
         .map(|(tc, d)| {
             let got = entries
                 .get(tc.as_str())
-                .map(|e| crate::delta::add_testcase(dir, &tc, &e.catalog, d, opts, publisher.known()));
+                .map(|e| crate::store::delta::add_testcase(dir, &tc, &e.catalog, d, opts, publisher.known()));
             (tc, got)
         })
         .collect();
@@ -204,19 +206,19 @@ fn from_published(
                 crate::timing::note(&format!("into: {tc} added to from its published state"));
                 added.push(a);
             }
-            Err(crate::delta::Skip::Not(why)) => {
+            Err(crate::store::delta::Skip::Not(why)) => {
                 crate::timing::note(&format!("into: {tc} not from the published state: {why}"));
                 rebuild.insert(tc);
             }
-            Err(crate::delta::Skip::Damaged(why)) => {
+            Err(crate::store::delta::Skip::Damaged(why)) => {
                 eprintln!("lkpx: warning: {why}: {tc} rebuilt from its report documents");
                 rebuild.insert(tc);
             }
-            Err(crate::delta::Skip::Merge(why)) => {
+            Err(crate::store::delta::Skip::Merge(why)) => {
                 crate::timing::note(&format!("into: not from the published state: {tc}: {why}"));
                 return Ok(None);
             }
-            Err(crate::delta::Skip::Error(e)) => return Err(e),
+            Err(crate::store::delta::Skip::Error(e)) => return Err(e),
         }
     }
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
@@ -229,7 +231,7 @@ fn from_published(
     let rebuilt = rebuild_only(dir, &entries, &rebuild, &docs, opts, publisher)?;
     old_files.extend(rebuilt.1);
     written.extend(rebuilt.0);
-    let (reports, scripts) = crate::docfile::to_docs(&docs, opts);
+    let (reports, scripts) = crate::build::to_docs(&docs, opts);
     if rebuild.iter().all(|tc| !entries.contains_key(tc.as_str())) {
         crate::timing::note("into: added from the published state");
     }

@@ -1,13 +1,16 @@
 //! Importing list archives (public-inbox epochs): only the commits after the position the
 //! dataset remembers are read, each mail prefiltered on its raw bytes, the robot's reports
 //! decoded and kept, the human replies to them turned into notes. The new positions and the
-//! replies still waiting for their report form the dataset's `ArchiveState`.
+//! replies still waiting for their report form the dataset's `ArchiveState`. `inbox` reads the
+//! epochs' git objects.
 
-use crate::doc::Document;
-use crate::inbox::{Blob, Epoch};
-use crate::threads::{self, Reply};
-use crate::{mail, prefilter, report};
+pub mod inbox;
+
+use crate::archive::inbox::{Blob, Epoch};
 use model::{paths, ArchivePosition, ArchiveState, Root, SCHEMA_VERSION};
+use reader::doc::Document;
+use reader::threads::{self, Reply};
+use reader::{mail, prefilter, report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -65,7 +68,7 @@ pub fn read(archives: &[PathBuf], old: &ArchiveState, dataset: Option<&Path>) ->
     let mut replies: Vec<Reply> = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
     for path in archives {
-        for e in crate::inbox::epochs(path).unwrap_or_default() {
+        for e in crate::archive::inbox::epochs(path).unwrap_or_default() {
             match Epoch::open(&e) {
                 Ok(ep) => epochs.push(ep),
                 Err(msg) => imp.errors.push(msg),
@@ -254,23 +257,23 @@ pub fn published_report(dir: &Path, mid: &str) -> Option<Document> {
         return None;
     }
     let rel = paths::report_doc(&paths::report_id_of_message(mid));
-    let rd: model::ReportDoc = crate::dataset::read(dir, &rel).ok()?;
+    let rd: model::ReportDoc = crate::store::dataset::read(dir, &rel).ok()?;
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
-    crate::docfile::from_doc(&rd, &script).ok()
+    reader::docfile::from_doc(&rd, &script).ok()
 }
 
 /// The state a dataset holds (empty when none).
 pub fn load_state(dir: &Path) -> Result<ArchiveState, String> {
-    let root: Root = crate::dataset::read(dir, paths::INDEX)?;
+    let root: Root = crate::store::dataset::read(dir, paths::INDEX)?;
     match &root.archives {
-        Some(rel) => crate::dataset::read(dir, rel),
+        Some(rel) => crate::store::dataset::read(dir, rel),
         None => Ok(ArchiveState { schema: SCHEMA_VERSION, ..Default::default() }),
     }
 }
 
 /// The state as a published file (content-hash named) and the root naming it.
-pub fn with_state(root: Root, state: &ArchiveState) -> (Root, crate::pack::File) {
-    let bytes = crate::pack::json(state);
+pub fn with_state(root: Root, state: &ArchiveState) -> (Root, crate::store::pack::File) {
+    let bytes = crate::store::pack::json(state);
     let rel = paths::archive_state(&paths::content_hash(&bytes));
     (with_state_path(root, &rel), (rel, bytes))
 }
@@ -279,7 +282,7 @@ pub fn with_state(root: Root, state: &ArchiveState) -> (Root, crate::pack::File)
 pub fn with_state_path(mut root: Root, rel: &str) -> Root {
     root.archives = Some(rel.to_string());
     root.generation = String::new();
-    root.generation = paths::content_hash(&crate::pack::json(&root));
+    root.generation = paths::content_hash(&crate::store::pack::json(&root));
     root
 }
 

@@ -2,55 +2,24 @@
 //! round trip is exact for everything the build reads, so an incremental import can rebuild a
 //! testcase from the report documents of the dataset instead of the original mails.
 
-use crate::build::{commit_link, lore_url, report_id, Options};
 use crate::doc::{CommitInfo, Document, HeadlineInfo, JobKey, Row, RowKind, Section};
+use crate::links::{commit_link, lore_url, report_id};
 use model::{paths, DocCommit, DocHeadline, DocJob, DocRow, DocSection, ReportDoc, SCHEMA_VERSION};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// Every document's report document (on all cores) and the reproduce scripts they name, by hash.
-pub fn to_docs(docs: &[Document], opts: &Options) -> (Vec<ReportDoc>, BTreeMap<String, String>) {
-    to_docs_reusing(docs, &BTreeMap::new(), opts)
-}
-
-/// `to_docs`, taking the report document of `known` (by id) for a document read back from it
-/// unchanged (an `--into` whose new reports merged with no old one).
-pub fn to_docs_reusing(
-    docs: &[Document],
-    known: &BTreeMap<String, ReportDoc>,
-    opts: &Options,
-) -> (Vec<ReportDoc>, BTreeMap<String, String>) {
-    use rayon::prelude::*;
-    let each: Vec<(ReportDoc, BTreeMap<String, String>)> = docs
-        .par_iter()
-        .map(|d| {
-            let mut scripts = BTreeMap::new();
-            let rd = match known.get(&report_id(d)) {
-                Some(rd) => {
-                    if let (Some(h), Some(s)) = (&rd.script, &d.script) {
-                        scripts.insert(h.clone(), s.clone());
-                    }
-                    rd.clone()
-                }
-                None => to_doc(d, &mut scripts, opts),
-            };
-            (rd, scripts)
-        })
-        .collect();
-    let mut scripts = BTreeMap::new();
-    let reports = each
-        .into_iter()
-        .map(|(r, s)| {
-            scripts.extend(s);
-            r
-        })
-        .collect();
-    (reports, scripts)
+/// How a document's rows and commits are published: the metric directions and the commit links
+/// the catalogs use too.
+pub struct DocOptions<'a> {
+    /// Commit URL template with `{sha}` (overrides the per-tree default).
+    pub commit_url: Option<&'a str>,
+    /// Direction weight of a metric: 1 higher-is-better, -1 lower-is-better, 0 unknown.
+    pub weight: &'a (dyn Fn(&str) -> i8 + Sync),
 }
 
 /// The report document of `d`; its script text goes to `scripts` (by content hash). Rows carry
 /// their metric's direction and commits their link by `opts`, as the catalogs do.
-pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &Options) -> ReportDoc {
+pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &DocOptions) -> ReportDoc {
     let script = d.script.as_ref().map(|s| {
         let h = paths::hash_hex(s.as_bytes());
         scripts.entry(h.clone()).or_insert_with(|| s.clone());
@@ -109,7 +78,7 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &Optio
                 subject: c.subject.clone(),
                 tree: c.tree.clone(),
                 branch: c.branch.clone(),
-                url: commit_link(opts.commit_url.as_deref(), c.tree.as_deref(), &c.id),
+                url: commit_link(opts.commit_url, c.tree.as_deref(), &c.id),
             })
             .collect(),
         headlines: d

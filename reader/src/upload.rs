@@ -3,10 +3,9 @@
 //! the report documents `lkpx` would publish. The page runs this in a Web Worker (`worker/`,
 //! compiled to wasm); nothing here touches the file system.
 
-use crate::build::Options;
 use crate::direction::Directions;
-use crate::docfile::to_doc;
-use crate::input::{read_raw, FileResult};
+use crate::docfile::{to_doc, DocOptions};
+use crate::file::{read_raw, FileResult};
 use model::Upload;
 use std::collections::BTreeMap;
 
@@ -26,7 +25,7 @@ pub fn read_upload(name: &str, raw: Vec<u8>) -> Upload {
         });
     }
     let weight = Directions::lkp_weight;
-    let opts = Options { commit_url: None, git_log: vec![], weight: &weight };
+    let opts = DocOptions { commit_url: None, weight: &weight };
     let mut scripts = BTreeMap::new();
     let docs: Vec<_> = res.docs.iter().map(|d| to_doc(d, &mut scripts, &opts)).collect();
     Upload { name: name.to_string(), bytes: res.bytes, docs, scripts, skipped: res.skipped, errors: res.errors }

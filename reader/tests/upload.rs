@@ -1,9 +1,9 @@
-//! "Bring your own mail": the page's in-browser parse (`importer::upload::read_upload`, run in a
+//! "Bring your own mail": the page's in-browser parse (`reader::upload::read_upload`, run in a
 //! Web Worker) gives, for every real mail in `fixtures/`, exactly the report documents `lkpx
 //! import` published in the bundled `data/` — the same reader, not a second one.
 
-use importer::upload::read_upload;
 use model::Upload;
+use reader::upload::read_upload;
 
 const PASTED: &str = Upload::PASTED;
 use model::{paths, ReportDoc};

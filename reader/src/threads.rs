@@ -3,7 +3,7 @@
 //! A reply whose report is not there yet waits for it (the waiting notes persist in the dataset).
 
 use crate::doc::Document;
-use crate::mail::{self, Message};
+use crate::mail::Message;
 use crate::prefilter::Scan;
 use model::WaitingNote;
 use std::collections::HashMap;
@@ -71,37 +71,10 @@ pub fn reply(source: &str, scan: &Scan, msg: &Message, doc: &Document) -> Reply 
     }
 }
 
-/// The messages of one mbox (a `b4 mbox` thread, lore's `t.mbox.gz`): its reports, and the
-/// thread's replies, which the import attaches as notes to their reports (in this file or any other).
-pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut crate::input::FileResult) {
-    for (k, m) in messages.iter().enumerate() {
-        let scan = crate::prefilter::scan(m);
-        if !scan.candidate() && scan.refs.is_empty() {
-            continue;
-        }
-        let source = format!("{name}#{}", k + 1);
-        let msg = mail::parse_message(m);
-        let parsed = crate::report::parse(&source, &msg);
-        match role_of(&scan, &parsed) {
-            Role::Report => {
-                for e in &parsed.errors {
-                    res.errors.push(format!("{source}:{}: {}", e.line, e.message));
-                }
-                res.docs.push(parsed.doc);
-            }
-            Role::Reply => res.replies.push(reply(&source, &scan, &msg, &parsed.doc)),
-            Role::Other => {}
-        }
-    }
-    if res.docs.is_empty() && res.replies.is_empty() && res.errors.is_empty() {
-        res.skipped = Some(format!("mbox of {} messages with no report", messages.len()));
-    }
-}
-
 /// The note of a reply: its date and sender, then its own (unquoted) text.
 pub fn note_of(msg: &Message) -> String {
-    let date = msg.date.as_deref().and_then(crate::build::parse_date).map(|t| {
-        let (y, m, d) = crate::build::civil_from_days(t.div_euclid(86_400));
+    let date = msg.date.as_deref().and_then(crate::date::parse_date).map(|t| {
+        let (y, m, d) = crate::date::civil_from_days(t.div_euclid(86_400));
         format!("{y:04}-{m:02}-{d:02} ")
     });
     let name = msg.from.as_deref().map(sender_name).unwrap_or_default();

@@ -8,13 +8,13 @@
 //! rebuilds the testcases from their documents.
 
 use crate::build::{self, Options};
-use crate::dataset::{read, read_catalog_and_rest};
-use crate::doc::{CommitInfo, Document, Section};
-use crate::known::Known;
-use crate::pack::{self, Packed};
+use crate::store::dataset::{read, read_catalog_and_rest};
+use crate::store::known::Known;
+use crate::store::pack::{self, Packed};
 use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, Points, SeriesData, TrendChunk,
 };
+use reader::doc::{CommitInfo, Document, Section};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -118,7 +118,7 @@ fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), S
     }
     let key = |t: Option<i64>, s: &str| (t.unwrap_or(i64::MIN), s.to_string());
     let last = old.reports.iter().map(|r| key(r.time, &r.source)).max();
-    let first = docs.iter().map(|d| key(d.date.as_deref().and_then(build::parse_date), &d.source)).min();
+    let first = docs.iter().map(|d| key(d.date.as_deref().and_then(reader::date::parse_date), &d.source)).min();
     if last.is_some() && first.is_some() && first <= last {
         return not("a new report is not newer than every old one");
     }
@@ -191,7 +191,7 @@ fn commits_kept(old: &Index, table: &build::CommitTable, commits: &[model::Commi
 fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Skip> {
     let (mut all, mut times) = skeleton(old);
     let first_new = all.len();
-    times.extend(docs.iter().map(|d| d.date.as_deref().and_then(build::parse_date)));
+    times.extend(docs.iter().map(|d| d.date.as_deref().and_then(reader::date::parse_date)));
     all.extend(docs);
     let (table, commits) = build::commits_stage(&all, &times, opts);
     if !commits_kept(old, &table, &commits) {

@@ -13,11 +13,11 @@ use std::path::Path;
 use model::{ChangeKind, Direction};
 use serde::Serialize;
 
-use crate::direction::{
+use crate::lkp::resultroot::{self, CommitMatrix};
+use reader::direction::{
     self, complete_runs, is_bisectable, is_function_stat, is_pass_stat, is_perf_metric, keep_runs, Directions,
     INCOMPLETE_RUN,
 };
-use crate::resultroot::{self, CommitMatrix};
 
 /// Per-run values per stat of one commit (a commit-level `matrix.json` without `stats_source`).
 pub type Matrix = HashMap<String, Vec<f64>>;

@@ -137,7 +137,7 @@ pub fn check(dir: &Path) -> Checked {
     let mut checked = 1;
     let mut unstamped = root.clone();
     unstamped.generation.clear();
-    if paths::content_hash(&crate::pack::json(&unstamped)) != root.generation {
+    if paths::content_hash(&crate::store::pack::json(&unstamped)) != root.generation {
         problems.push(format!("{}: generation {} does not match its content", paths::INDEX, root.generation));
     }
     let mut seen = Seen::default();
@@ -263,7 +263,7 @@ fn named_by(rel: &str, what: &str, hash: &str) -> Result<(), String> {
 /// to against its name.
 fn read_printed<T: serde::de::DeserializeOwned + serde::Serialize>(dir: &Path, rel: &str) -> Result<T, String> {
     let v: T = read(dir, rel)?;
-    named_by(rel, "fingerprint", &crate::known::print(&v))?;
+    named_by(rel, "fingerprint", &crate::store::known::print(&v))?;
     Ok(v)
 }
 
@@ -277,7 +277,7 @@ fn read_halves(dir: &Path, rel: &str) -> Result<(Index, String), String> {
     let mut whole = spine.clone();
     whole.complete(rest).map_err(|e| format!("{rest_rel}: malformed: {e}"))?;
     let own = spine.metrics.iter().map(|m| (m.name.clone(), 0)).collect();
-    let (mut expected, _) = crate::pack::split_catalog(whole.clone(), &own);
+    let (mut expected, _) = crate::store::pack::split_catalog(whole.clone(), &own);
     expected.rest = spine.rest.clone();
     if expected != spine {
         return Err(format!("{rel}: its metrics, chunks or quiet reports are not those of {rest_rel}"));
@@ -446,7 +446,7 @@ mod tests {
             head: (i % 50) as u32,
             ..Default::default()
         };
-        let (pages, buckets) = crate::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs);
+        let (pages, buckets) = crate::store::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs);
         let pages: Vec<Vec<model::ChangeRecord>> = pages.into_iter().map(|p| p.changes).collect();
         let cat = Index { jobs, change_count: 70_000, change_buckets: buckets, ..Default::default() };
         assert!(pages.len() >= 4, "{} pages", pages.len());

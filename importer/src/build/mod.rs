@@ -1,11 +1,13 @@
 //! Documents → the validated dataset: duplicate reports merged, commit ids unified and ordered,
 //! jobs and series keyed, points collected, headlines resolved to their jobs and commits.
 
-use crate::doc::{Document, JobKey, RowKind};
 use model::{
     paths, ChangeRecord, ChangeSource, Commit, Direction, Headline, Index, Job, MetricInfo, Points, ReportDoc,
-    ReportMeta, SectionMeta, SourceKind, TestcaseInfo, Totals, SCHEMA_VERSION,
+    ReportMeta, SectionMeta, TestcaseInfo, Totals, SCHEMA_VERSION,
 };
+use reader::date::parse_date;
+use reader::doc::{Document, JobKey, RowKind};
+use reader::links::{commit_link, is_hex, lore_url, report_id, report_key};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -20,6 +22,13 @@ pub struct Options<'a> {
     pub git_log: Vec<GitLogEntry>,
     /// Direction weight of a metric: 1 higher-is-better, -1 lower-is-better, 0 unknown.
     pub weight: &'a (dyn Fn(&str) -> i8 + Sync),
+}
+
+impl Options<'_> {
+    /// How the report documents are published: with these links and directions.
+    pub fn doc(&self) -> reader::docfile::DocOptions<'_> {
+        reader::docfile::DocOptions { commit_url: self.commit_url.as_deref(), weight: self.weight }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -59,26 +68,6 @@ pub struct Dataset {
     pub reports: Vec<ReportDoc>,
     /// Reproduce scripts by content hash.
     pub scripts: BTreeMap<String, String>,
-}
-
-/// Identity of a report: its Message-ID, else its content.
-fn report_key(d: &Document) -> String {
-    match &d.message_id {
-        Some(m) => format!("mid:{m}"),
-        None => {
-            let mut h = paths::Fnv::new();
-            for s in &d.sections {
-                for c in &s.commits {
-                    h.write(c.as_bytes());
-                }
-                for r in &s.rows {
-                    h.write(r.metric.as_bytes());
-                    h.write(format!("{:?}{:?}", r.values, r.fails).as_bytes());
-                }
-            }
-            format!("content:{:016x}", h.finish())
-        }
-    }
 }
 
 /// Identity of every row of a document: abbreviated commits, metric and numbers, hashed.
@@ -183,141 +172,6 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
         out.push(best);
     }
     (out, dropped)
-}
-
-/// A Message-ID as a URL path segment, escaped as public-inbox (lore) does: everything outside
-/// `A-Za-z0-9._~!$&'()*+,;=:@-` as `%XX`.
-pub fn mid_escape(mid: &str) -> String {
-    let mut out = String::with_capacity(mid.len());
-    for b in mid.bytes() {
-        if b.is_ascii_alphanumeric() || b"._~!$&'()*+,;=:@-".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Month-day-year-time in any of the date spellings the reports use, as unix seconds (UTC).
-pub fn parse_date(s: &str) -> Option<i64> {
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-    let words: Vec<String> = s
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect();
-    // `get`, not slicing: a word may start with a multi-byte character (a name, a Cyrillic date)
-    let month_of = |w: &String| w.get(..3).and_then(|p| MONTHS.iter().position(|m| *m == p));
-    let mi = words.iter().position(|w| month_of(w).is_some())?;
-    let month = month_of(&words[mi])? as i64 + 1;
-    let num = |w: &String| w.parse::<i64>().ok();
-    // "19 Mar 2014" or "Mar 19 2014" / "Jun 07 2014"
-    let (day, year) = match (
-        mi.checked_sub(1).and_then(|k| words.get(k)).and_then(num),
-        words.get(mi + 1).and_then(num),
-        words.get(mi + 2).and_then(num),
-    ) {
-        (Some(d), Some(y), _) if (1900..10000).contains(&y) && (1..=31).contains(&d) => (d, y),
-        (_, Some(d), Some(y)) if (1900..10000).contains(&y) && (1..=31).contains(&d) => (d, y),
-        _ => return None,
-    };
-    let mut secs = 0;
-    if let Some(t) = words.iter().skip(mi).find(|w| w.matches(':').count() == 2) {
-        let p: Vec<i64> = t.split(':').filter_map(|x| x.parse().ok()).collect();
-        if p.len() == 3 && p.iter().all(|x| (0..100).contains(x)) {
-            secs = p[0] * 3600 + p[1] * 60 + p[2];
-        }
-    }
-    let tz = words.iter().skip(mi).find(|w| (w.starts_with('+') || w.starts_with('-')) && w.len() == 5).and_then(|w| {
-        let v: i64 = w.get(1..)?.parse().ok().filter(|v| (0..2400).contains(v))?;
-        let off = (v / 100) * 3600 + (v % 100) * 60;
-        Some(if w.starts_with('-') { -off } else { off })
-    });
-    Some(days_from_civil(year, month, day) * 86400 + secs - tz.unwrap_or(0))
-}
-
-/// The proleptic Gregorian date `(year, month, day)` of a day number since 1970-01-01 (the
-/// inverse of `days_from_civil`, Howard Hinnant's algorithm).
-pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
-}
-
-fn is_hex(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// Is `template` a usable `--commit-url`: an http(s) URL naming `{sha}`? The explorer only links
-/// http and https URLs; any other scheme (`javascript:`, `data:`, `file:`) is refused here.
-pub fn check_commit_url(template: &str) -> Result<(), String> {
-    let lower = template.to_ascii_lowercase();
-    if !(lower.starts_with("https://") || lower.starts_with("http://")) {
-        return Err("must be an http:// or https:// URL".into());
-    }
-    if template.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("must not contain white space".into());
-    }
-    if !template.contains("{sha}") {
-        return Err("must contain {sha} (replaced by the commit id)".into());
-    }
-    Ok(())
-}
-
-/// A commit's link: the `--commit-url` template for a hex id, else the per-tree default. The one
-/// rule for the catalogs' commits and the report documents' commits.
-pub fn commit_link(template: Option<&str>, tree: Option<&str>, id: &str) -> Option<String> {
-    match template {
-        Some(t) if is_hex(id) => Some(t.replace("{sha}", id)),
-        _ => default_commit_url(tree, id),
-    }
-}
-
-/// Commit URL for a commit on `tree`: cgit on git.kernel.org, GitHub; `None` when unknown.
-pub fn default_commit_url(tree: Option<&str>, id: &str) -> Option<String> {
-    const TORVALDS: &str = "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git";
-    if !is_hex(id) {
-        // a release tag such as v6.16-rc4
-        let tag = id.strip_prefix('v')?;
-        if tag.starts_with(|c: char| c.is_ascii_digit()) && !id.contains('+') {
-            return Some(format!("{TORVALDS}/tag/?h={id}"));
-        }
-        return None;
-    }
-    let tree = tree.unwrap_or(TORVALDS);
-    if let Some(rest) = tree.strip_prefix("https://github.com/") {
-        let mut p = rest.split('/');
-        let (o, r) = (p.next()?, p.next()?);
-        return Some(format!("https://github.com/{o}/{}/commit/{id}", r.trim_end_matches(".git")));
-    }
-    let base = if let Some(rest) = tree.strip_prefix("https://git.kernel.org/cgit/") {
-        format!("https://git.kernel.org/pub/scm/{rest}")
-    } else if let Some(rest) = tree.strip_prefix("git://git.kernel.org/") {
-        format!("https://git.kernel.org/{rest}")
-    } else if tree.starts_with("https://git.kernel.org/") {
-        tree.to_string()
-    } else {
-        return None;
-    };
-    Some(format!("{}/commit/?id={id}", base.trim_end_matches('/')))
 }
 
 pub(crate) struct CommitTable {
@@ -555,7 +409,7 @@ pub fn build_each<R: Send>(
     let (docs, duplicates) = dedup_documents(docs);
     let docs = sort_by_time(docs);
     stages.mark("build: duplicates merged, sorted");
-    let (reports, scripts) = crate::docfile::to_docs(&docs, opts);
+    let (reports, scripts) = crate::build::to_docs(&docs, opts);
     stages.mark("build: report documents");
     let by_tc = split_by_testcase(docs);
     stages.mark("build: split by testcase");
@@ -845,25 +699,9 @@ fn series_stage<'a>(
         .collect()
 }
 
-/// The stable id of a report: a hash of its Message-ID, else of its content.
-pub fn report_id(d: &Document) -> String {
-    match &d.message_id {
-        Some(m) => paths::report_id_of_message(m),
-        None => paths::hash_hex(report_key(d).as_bytes()),
-    }
-}
-
-/// `https://lore.kernel.org/all/<Message-ID>/` for a mail with a Message-ID.
-pub fn lore_url(d: &Document) -> Option<String> {
-    match (&d.message_id, d.kind) {
-        (Some(m), SourceKind::Mail) => Some(format!("https://lore.kernel.org/all/{}/", mid_escape(m))),
-        _ => None,
-    }
-}
-
 /// One row's observations (one per column) appended to its series. Reports are taken in order,
 /// so the series' observations of this report are the ones at its end.
-fn push_row_points(p: &mut Points, r: &crate::doc::Row, cols: &[u32], report: u32) {
+fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32], report: u32) {
     for (c, &commit) in cols.iter().enumerate() {
         let (mean, fails) = if r.kind == RowKind::Fail {
             let f = r.fails.get(c).copied().flatten();
@@ -1193,7 +1031,7 @@ impl JobPos {
 }
 
 /// Rows that become series: a known testcase and metric, not a TOTAL over testboxes.
-pub(crate) fn usable(r: &crate::doc::Row) -> bool {
+pub(crate) fn usable(r: &reader::doc::Row) -> bool {
     !r.aggregate && !r.metric.is_empty() && !r.job.testcase.is_empty()
 }
 
@@ -1221,6 +1059,46 @@ pub(crate) fn compact(mut p: Points) -> Points {
     p
 }
 
+/// Every document's report document (on all cores) and the reproduce scripts they name, by hash.
+pub fn to_docs(docs: &[Document], opts: &Options) -> (Vec<ReportDoc>, BTreeMap<String, String>) {
+    to_docs_reusing(docs, &BTreeMap::new(), opts)
+}
+
+/// `to_docs`, taking the report document of `known` (by id) for a document read back from it
+/// unchanged (an `--into` whose new reports merged with no old one).
+pub fn to_docs_reusing(
+    docs: &[Document],
+    known: &BTreeMap<String, ReportDoc>,
+    opts: &Options,
+) -> (Vec<ReportDoc>, BTreeMap<String, String>) {
+    use rayon::prelude::*;
+    let each: Vec<(ReportDoc, BTreeMap<String, String>)> = docs
+        .par_iter()
+        .map(|d| {
+            let mut scripts = BTreeMap::new();
+            let rd = match known.get(&report_id(d)) {
+                Some(rd) => {
+                    if let (Some(h), Some(s)) = (&rd.script, &d.script) {
+                        scripts.insert(h.clone(), s.clone());
+                    }
+                    rd.clone()
+                }
+                None => reader::docfile::to_doc(d, &mut scripts, &opts.doc()),
+            };
+            (rd, scripts)
+        })
+        .collect();
+    let mut scripts = BTreeMap::new();
+    let reports = each
+        .into_iter()
+        .map(|(r, s)| {
+            scripts.extend(s);
+            r
+        })
+        .collect();
+    (reports, scripts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1232,8 +1110,8 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/corpus/008.txt")).unwrap();
         let page: String = text.lines().filter(|l| !l.starts_with("Message-ID:")).map(|l| format!("{l}\n")).collect();
         let read = |name: &str, t: &str| {
-            let mut r = crate::input::FileResult::new(name.into(), t.len());
-            crate::input::read_bytes(name, t.as_bytes(), &mut r);
+            let mut r = reader::file::FileResult::new(name.into(), t.len());
+            reader::file::read_bytes(name, t.as_bytes(), &mut r);
             r.docs
         };
         let (mail, copy) = (read("008.txt", &text), read("0-page.txt", &page));
@@ -1244,66 +1122,6 @@ mod tests {
             assert_eq!(out[0].source, "0-page.txt", "the fullest copy, first by source");
             assert_eq!(report_id(&out[0]), report_id(&mail[0]));
         }
-    }
-
-    #[test]
-    fn dates_of_every_spelling() {
-        assert_eq!(parse_date("Wed, 19 Mar 2014 10:21:21 +0800"), Some(1395195681));
-        assert_eq!(parse_date("Sat Jun 07 2014 - 02:53:25 EST").map(|t| t / 86400), Some(16228));
-        assert_eq!(parse_date("Sat, 16 Aug 2014 15:52:33 +0800 [thread overview]"), Some(1408175553));
-        assert_eq!(parse_date("yesterday"), None);
-        // multi-byte words and absurd numbers: no panic, no date
-        assert_eq!(parse_date("Андрей 2024"), None);
-        assert_eq!(parse_date("Вт, 5 июн 2018"), None);
-        assert_eq!(parse_date("1 Jan 99999999999999999"), None);
-        assert_eq!(parse_date("99999999999 Jan 2020 99999999999:1:1 +9999"), None);
-    }
-
-    #[test]
-    fn commit_url_templates_are_http_links_naming_the_commit() {
-        assert_eq!(check_commit_url("https://git.example.org/linux/commit/?id={sha}"), Ok(()));
-        assert_eq!(check_commit_url("HTTP://git.example.org/{sha}"), Ok(()));
-        for bad in
-            ["javascript:alert('{sha}')", "data:text/html,{sha}", "file:///{sha}", "/c/{sha}", "https://a b/{sha}"]
-        {
-            assert!(check_commit_url(bad).is_err(), "{bad}");
-        }
-        assert_eq!(check_commit_url("https://x/"), Err("must contain {sha} (replaced by the commit id)".into()));
-    }
-
-    #[test]
-    fn commit_urls() {
-        assert_eq!(
-            default_commit_url(Some("https://git.kernel.org/cgit/fs/xfs/xfs-linux.git"), "19957a181608d25c8f4136652d0ea00b3738972d").as_deref(),
-            Some("https://git.kernel.org/pub/scm/fs/xfs/xfs-linux.git/commit/?id=19957a181608d25c8f4136652d0ea00b3738972d")
-        );
-        assert_eq!(
-            default_commit_url(
-                Some("git://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git"),
-                "66431c4de99"
-            )
-            .as_deref(),
-            Some("https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git/commit/?id=66431c4de99")
-        );
-        assert_eq!(
-            default_commit_url(Some("https://github.com/intel-lab-lkp/linux/commits/x"), "abcdef1").as_deref(),
-            Some("https://github.com/intel-lab-lkp/linux/commit/abcdef1")
-        );
-        assert_eq!(
-            default_commit_url(None, "v6.16-rc4").as_deref(),
-            Some("https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/tag/?h=v6.16-rc4")
-        );
-        assert_eq!(default_commit_url(None, "3.1.0-rc9-ioless-full-nfs-wq5-next-20111014+"), None);
-        assert_eq!(default_commit_url(Some("git://neil.brown.name/md"), "cf170f3fa451"), None);
-    }
-
-    #[test]
-    fn message_ids_are_escaped_in_lore_links() {
-        assert_eq!(
-            mid_escape("202402182000.f21279e1-oliver.sang@intel.com"),
-            "202402182000.f21279e1-oliver.sang@intel.com"
-        );
-        assert_eq!(mid_escape("a/b#c?d%e f"), "a%2Fb%23c%3Fd%25e%20f");
     }
 
     #[test]

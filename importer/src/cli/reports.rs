@@ -9,19 +9,19 @@ use std::path::Path;
 
 /// Every report document of the dataset in `dir` (each once), oldest first, then by id.
 pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
-    let root: Root = crate::dataset::read(dir, paths::INDEX)?;
+    let root: Root = importer::store::dataset::read(dir, paths::INDEX)?;
     let mut docs: BTreeMap<String, ReportDoc> = BTreeMap::new();
     for t in &root.testcases {
-        let cat = crate::dataset::read_catalog(dir, &t.catalog)?;
+        let cat = importer::store::dataset::read_catalog(dir, &t.catalog)?;
         for r in cat.reports {
             if !docs.contains_key(&r.id) {
-                docs.insert(r.id.clone(), crate::dataset::read(dir, &r.doc())?);
+                docs.insert(r.id.clone(), importer::store::dataset::read(dir, &r.doc())?);
             }
         }
     }
     let mut out: Vec<ReportDoc> = docs.into_values().collect();
     out.sort_by_cached_key(|d| {
-        (d.date.as_deref().and_then(crate::build::parse_date).unwrap_or(i64::MIN), d.id.clone())
+        (d.date.as_deref().and_then(reader::date::parse_date).unwrap_or(i64::MIN), d.id.clone())
     });
     Ok(out)
 }

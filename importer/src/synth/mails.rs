@@ -12,10 +12,10 @@
 //! commit subjects and a `.invalid` Message-ID domain). The output depends only on the templates
 //! and the seed: mail `k` is drawn from its own generator, so mails can be written in parallel.
 
-use crate::doc::{Document, HeadlineInfo, RowKind};
 use crate::input;
 use model::rng::XorShift as Rng;
 use model::{stats, ChangeKind, Params};
+use reader::doc::{Document, HeadlineInfo, RowKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -331,7 +331,7 @@ fn template(d: Document) -> Option<Template> {
     Some(Template { origin, tree_tag, area, tree, subjects, headlines: d.headlines, tables })
 }
 
-fn template_row(r: &crate::doc::Row, cols: usize) -> Option<TRow> {
+fn template_row(r: &reader::doc::Row, cols: usize) -> Option<TRow> {
     let mut t = TRow {
         fail: r.kind == RowKind::Fail,
         metric: r.metric.clone(),
@@ -539,7 +539,7 @@ fn is_single_token(name: &str) -> bool {
     if name.bytes().all(|b| b.is_ascii_graphic() && !matches!(b, b'~' | b'?' | b'+')) {
         return true;
     }
-    matches!(crate::table::tokenize(name).as_slice(), [crate::table::Tok::Word(w)] if *w == name)
+    matches!(reader::table::tokenize(name).as_slice(), [reader::table::Tok::Word(w)] if *w == name)
 }
 
 impl Vocab {
@@ -869,7 +869,7 @@ fn fail_row(metric: String, t: &TRow, rng: &mut Rng) -> WrittenRow {
 
 /// The word for a change of `metric`: by lkp's direction lists, else by its sign.
 fn word(metric: &str, change: f64) -> &'static str {
-    let w = crate::direction::Directions::lkp().weight(metric);
+    let w = reader::direction::Directions::lkp().weight(metric);
     let signed = if w == 0 { change } else { f64::from(w) * change };
     if signed < 0.0 {
         "regression"
@@ -900,7 +900,7 @@ fn main_headline(t: &Template, table: &SynthTable) -> Option<Headline> {
         perf.iter().find(|r| {
             r.change_kind == ChangeKind::Percent
                 && r.values[0] != 0.0
-                && crate::direction::Directions::lkp().weight(&r.metric) != 0
+                && reader::direction::Directions::lkp().weight(&r.metric) != 0
         })
     };
     named.or_else(known).or(perf.first()).map(|r| headline_of(r))
@@ -1155,7 +1155,7 @@ impl Stamp {
     fn at(t: i64) -> Stamp {
         let local = t + 8 * 3600;
         let (days, secs) = (local.div_euclid(86_400), local.rem_euclid(86_400));
-        let (y, mo, d) = crate::build::civil_from_days(days);
+        let (y, mo, d) = reader::date::civil_from_days(days);
         let weekday = (days + 4).rem_euclid(7) as usize;
         Stamp { y, mo, d, h: secs / 3600, mi: secs % 3600 / 60, sec: secs % 60, weekday }
     }

@@ -4,7 +4,7 @@
 //! the root naming the catalogs.
 
 use crate::build::{Dataset, TestcaseData};
-use crate::known::{print, Known};
+use crate::store::known::{print, Known};
 use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
     Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
@@ -318,7 +318,7 @@ pub fn summary(rd: &ReportDoc) -> ReportSummary {
         params: job.map(|j| j.params.clone()).unwrap_or_default(),
         id: rd.id.clone(),
         date: rd.date.clone(),
-        time: rd.date.as_deref().and_then(crate::build::parse_date),
+        time: rd.date.as_deref().and_then(reader::date::parse_date),
         subject: rd.subject.clone(),
         testcases,
         metric: h.map(|h| h.metric.clone()),

@@ -4,13 +4,15 @@
 //! as real imports) and, optionally, as lkp-tests result roots for the importer.
 //!
 //! Everything it makes says it is synthetic (commit subjects, report subjects), so it can never
-//! pass for real measurements.
+//! pass for real measurements. `mails` writes robot mails derived from real ones (`--mails N`).
+
+pub mod mails;
 
 use crate::build::GitLogEntry;
-use crate::doc::{Document, JobKey, Row, Section};
-use crate::publish::Written;
+use crate::store::publish::Written;
 use model::rng::XorShift as Rng;
 use model::{paths, Params, SourceKind, Totals};
+use reader::doc::{Document, JobKey, Row, Section};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -186,10 +188,10 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
     (docs, log)
 }
 
-/// `1 Jan 2024 00:00:00`-style date of unix seconds (what `build::parse_date` reads).
+/// `1 Jan 2024 00:00:00`-style date of unix seconds (what `reader::date::parse_date` reads).
 fn date_of(t: i64) -> String {
     const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let (y, m, d) = crate::build::civil_from_days(t.div_euclid(86_400));
+    let (y, m, d) = reader::date::civil_from_days(t.div_euclid(86_400));
     let s = t.rem_euclid(86_400);
     format!("{d} {} {y} {:02}:{:02}:{:02}", MONTHS[(m - 1) as usize], s / 3600, s / 60 % 60, s % 60)
 }
@@ -214,8 +216,8 @@ pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, To
     let weight = |m: &str| TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2);
     let opts = crate::build::Options { commit_url: None, git_log: log, weight: &weight };
     let (data, _) = crate::build::build(docs, &opts);
-    let (files, root) = crate::pack::files(data);
-    let w = crate::publish::publish(&files, &root, out, crate::publish::Sweep::All)?;
+    let (files, root) = crate::store::pack::files(data);
+    let w = crate::store::publish::publish(&files, &root, out, crate::store::publish::Sweep::All)?;
     Ok((w, root.totals))
 }
 
@@ -271,7 +273,7 @@ mod tests {
         let (_, totals) = write_published(shape, &dir).unwrap();
         assert_eq!(totals.series, shape.series());
         assert!(totals.points > 9_000 && totals.points <= 10_000, "{}", totals.points);
-        let data = crate::dataset::Published::open(&dir).unwrap();
+        let data = crate::store::dataset::Published::open(&dir).unwrap();
         let index = &data.index;
         assert_eq!(index.jobs.len(), 10);
         let tc = &index.testcases[0];

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use model::{Params, SourceKind};
 use serde_json::Value;
 
-use crate::direction::{self, complete_runs, is_function_stat, keep_runs, INCOMPLETE_RUN};
-use crate::doc::{CommitInfo, Document, JobKey, Row, RowKind, Section};
+use reader::direction::{self, complete_runs, is_function_stat, keep_runs, INCOMPLETE_RUN};
+use reader::doc::{CommitInfo, Document, JobKey, Row, RowKind, Section};
 
 /// Errors name the file, and the line/column for JSON and YAML syntax errors.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,11 @@
+//! The published dataset on disk: the only writers. `pack` lays a built dataset out as files,
+//! `publish` writes them durably and switches the root last, `dataset` reads a published one back
+//! (and checks it), `incremental` and `delta` add new inputs to it (`--into`), `known` fingerprints
+//! what is already written so an import need not serialise it again.
+
+pub mod dataset;
+pub mod delta;
+pub mod incremental;
+pub mod known;
+pub mod pack;
+pub mod publish;
