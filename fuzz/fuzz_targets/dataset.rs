@@ -15,6 +15,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = importer::rows::row_objects(d);
     }
     let weight = reader::direction::Directions::lkp_weight;
-    let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
+    let opts = importer::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
     let _ = importer::build::build(res.docs, &opts);
 });

@@ -31,7 +31,7 @@ fn main() {
     let weight = |m: &str| reader::direction::Directions::lkp().weight(m);
     let t = Instant::now();
     for _ in 0..rounds {
-        let opts = build::Options { commit_url: None, git_log: vec![], weight: &weight };
+        let opts = build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
         std::hint::black_box(build::build(parse_all(), &opts));
     }
     let full = t.elapsed().as_secs_f64() / rounds as f64;

@@ -5,10 +5,9 @@ use importer::lkp::compare;
 use reader::direction;
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use compare::{changed_stats, lkp_records, run_compare, CompareOptions, Matrix};
+use compare::{changed_stats, lkp_records, CompareOptions, Matrix};
 use model::{ChangeKind, Direction};
 use serde_yaml::Value as Yaml;
 
@@ -300,56 +299,6 @@ fn absolute_change_for_percent_metrics() {
     assert_eq!(got[0].change_kind, ChangeKind::Absolute);
     assert_eq!(got[0].change, 10.0);
     assert_eq!(got[0].direction, Direction::Undefined);
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("lkpx-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-#[test]
-fn run_compare_reads_matrix_files_and_prints_json_lines() {
-    let dir = temp_dir("run");
-    // lkp writes bare NaN; the base is gzipped; a string row and stats_source are ignored.
-    let base = r#"{
-  "will-it-scale.per_process_ops": [1000, 1010, 990],
-  "will-it-scale.workload": [NaN, 1, 2],
-  "kernel.version": ["a", "b", "c"],
-  "stats_source": ["/r/0/stats.json", "/r/1/stats.json", "/r/2/stats.json"]
-}"#;
-    let head = r#"{
-  "will-it-scale.per_process_ops": [800, 810, 790],
-  "will-it-scale.workload": [Infinity, 1, 2],
-  "stats_source": ["/r/0/stats.json", "/r/1/stats.json", "/r/2/stats.json"]
-}"#;
-    let base_path = dir.join("base-matrix.json.gz");
-    let mut gz =
-        flate2::write::GzEncoder::new(std::fs::File::create(&base_path).unwrap(), flate2::Compression::default());
-    gz.write_all(base.as_bytes()).unwrap();
-    gz.finish().unwrap();
-    let head_path = dir.join("head-matrix.json");
-    std::fs::write(&head_path, head).unwrap();
-
-    let mut out = Vec::new();
-    run_compare(&base_path, &head_path, &more(), &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 1, "{text}");
-    assert_eq!(lines[0]["stat"], "will-it-scale.per_process_ops");
-    assert_eq!(lines[0]["base_mean"], 1000.0);
-    assert_eq!(lines[0]["head_mean"], 800.0);
-    assert_eq!(lines[0]["change"], -20.0);
-    assert_eq!(lines[0]["direction"], "regression");
-
-    // A broken file is reported with its name and position.
-    let bad = dir.join("bad.json");
-    std::fs::write(&bad, "{\n  \"a\": [1, 2,,]\n}").unwrap();
-    let err = run_compare(&bad, &head_path, &more(), &mut Vec::new()).unwrap_err();
-    let msg = format!("{err:#}");
-    assert!(msg.contains("bad.json:2:"), "{msg}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn mutated_reports_never_panic() {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut parsed = 0;
     let weight = |m: &str| reader::direction::Directions::lkp().weight(m);
-    let opts = importer::build::Options { commit_url: None, git_log: vec![], weight: &weight };
+    let opts = importer::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
     for round in 0..600 {
         let src = &inputs[round % inputs.len()];
         // keep each case small enough for a quick test

@@ -7,13 +7,10 @@
 use model::stats::format_g;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Write;
-use std::path::Path;
 
 use model::{ChangeKind, Direction};
 use serde::Serialize;
 
-use crate::lkp::resultroot::{self, CommitMatrix};
 use reader::direction::{
     self, complete_runs, is_bisectable, is_function_stat, is_pass_stat, is_perf_metric, keep_runs, Directions,
     INCOMPLETE_RUN,
@@ -466,29 +463,6 @@ fn format_interval(a: &Summary, b: &Summary) -> String {
 
 // ------------------------------------------------------------------------------------------------
 // `lkpx compare BASE HEAD`
-
-/// Reads a matrix for the comparer: a `matrix.json(.gz)` file, or a commit directory (its
-/// `matrix.json(.gz)`, else the matrix built from its runs). Rows are zero-padded to the number of
-/// runs, as lkp does before comparing.
-pub fn load_matrix(path: &Path) -> anyhow::Result<Matrix> {
-    let m: CommitMatrix =
-        if path.is_dir() { resultroot::commit_matrix(path)? } else { resultroot::read_matrix_file(path)? };
-    Ok(m.stats.into_iter().collect())
-}
-
-/// `lkpx compare BASE HEAD`: prints the changed stats of HEAD against BASE as JSON Lines.
-/// `base` and `head` are lkp `matrix.json(.gz)` files or commit result directories.
-pub fn run_compare(base: &Path, head: &Path, opts: &CompareOptions, out: &mut dyn Write) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let base_m = load_matrix(base).with_context(|| format!("reading {}", base.display()))?;
-    let head_m = load_matrix(head).with_context(|| format!("reading {}", head.display()))?;
-    for stat in changed_stats(&base_m, &head_m, opts) {
-        serde_json::to_writer(&mut *out, &stat)?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()?;
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,8 @@
 //! (what `incremental`'s test of byte-identity checks); otherwise it says so and the caller
 //! rebuilds the testcases from their documents.
 
-use crate::build::{self, Options};
+use crate::build;
+use crate::build::options::Options;
 use crate::store::dataset::{read, read_catalog_and_rest};
 use crate::store::known::Known;
 use crate::store::pack::{self, Packed};
@@ -122,7 +123,7 @@ fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), S
     if last.is_some() && first.is_some() && first <= last {
         return not("a new report is not newer than every old one");
     }
-    if old.metrics.iter().any(|m| (opts.weight)(&m.name) != m.direction || build::is_kpi(&m.name) != m.kpi) {
+    if old.metrics.iter().any(|m| (opts.weight)(&m.name) != m.direction || build::headlines::is_kpi(&m.name) != m.kpi) {
         return not("metric directions or KPI flags differ from the old build's");
     }
     Ok(())
@@ -141,7 +142,7 @@ struct Next {
 }
 
 /// Old commits as documents of ids only (the catalog's canonical ids, each old section's commits,
-/// each old report's time), then the new documents: what `build::commits_stage` orders.
+/// each old report's time), then the new documents: what `build::commits::commits_stage` orders.
 fn skeleton(old: &Index) -> (Vec<Document>, Vec<Option<i64>>) {
     let infos = old
         .commits
@@ -173,7 +174,7 @@ fn skeleton(old: &Index) -> (Vec<Document>, Vec<Option<i64>>) {
 /// The new documents' ids change no old commit: the old ids stay canonical and first, in their
 /// order; no new canonical id shares the first 7 hex digits of an old one (it could take an old
 /// abbreviation the old build resolved).
-fn commits_kept(old: &Index, table: &build::CommitTable, commits: &[model::Commit]) -> bool {
+fn commits_kept(old: &Index, table: &build::commits::CommitTable, commits: &[model::Commit]) -> bool {
     let n = old.commits.len();
     if commits.len() < n || old.commits.iter().zip(commits).any(|(a, b)| a.id != b.id || table.canonical(&a.id) != a.id)
     {
@@ -193,7 +194,7 @@ fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Ski
     let first_new = all.len();
     times.extend(docs.iter().map(|d| d.date.as_deref().and_then(reader::date::parse_date)));
     all.extend(docs);
-    let (table, commits) = build::commits_stage(&all, &times, opts);
+    let (table, commits) = build::commits::commits_stage(&all, &times, opts);
     if !commits_kept(old, &table, &commits) {
         return not("the new reports change the old commits' ids or order");
     }
@@ -201,10 +202,10 @@ fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Ski
     let pos_of = |id: &str| commit_pos[table.canonical(id)];
     let new = &all[first_new..];
     let new_times = &times[first_new..];
-    let (mut jobs, job_pos) = build::jobs_after(old.jobs.clone(), new);
+    let (mut jobs, job_pos) = build::series::jobs_after(old.jobs.clone(), new);
     let first_report = old.reports.len() as u32;
-    let col = build::points_stage(new, new_times, &pos_of, &mut jobs, &job_pos, first_report);
-    let mut headlines = build::headlines_stage(new, &pos_of, &job_pos, opts, first_report);
+    let col = build::series::points_stage(new, new_times, &pos_of, &mut jobs, &job_pos, first_report);
+    let mut headlines = build::headlines::headlines_stage(new, &pos_of, &job_pos, opts, first_report);
     headlines.extend(old.headlines.iter().cloned());
     let rows = col.rows;
     let mut reports = old.reports.clone();
@@ -247,7 +248,7 @@ fn metrics_with(
         let info = by_name.entry(m.clone()).or_insert_with(|| MetricInfo {
             name: m.clone(),
             direction: (opts.weight)(m),
-            kpi: build::is_kpi(m),
+            kpi: build::headlines::is_kpi(m),
             fail: fail.contains(m.as_str()),
             series: 0,
             chunk: 0,
@@ -267,7 +268,7 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     }
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let shards = with_old_points(dir, next)?;
-    next.changes = build::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
+    next.changes = build::changes::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
     stages.mark(&format!("{tc}: delta: old points read, changes found"));
     let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
     let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
@@ -276,7 +277,7 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     let Some(detected) = (old.testcases[0].detected + added_detected).checked_sub(removed_detected) else {
         return damaged(format!("{tc}: the catalog counts fewer detected steps than its pages hold"));
     };
-    next.cat.testcases = vec![build::testcase_info(tc, &next.cat.headlines, detected)];
+    next.cat.testcases = vec![build::headlines::testcase_info(tc, &next.cat.headlines, detected)];
     let own = pack::own_chunks(&next.cat, n);
     if own != pack::own_chunks(old, n) {
         return not("the metrics with a chunk of their own change");
@@ -322,7 +323,7 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
                 let new = std::mem::take(p);
                 *p = widen(old.clone());
                 append(p, new);
-                build::sort_points(p);
+                build::series::sort_points(p);
             }
             None => {
                 new_series += 1;
@@ -336,7 +337,7 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
     Ok(shards)
 }
 
-/// A published (compacted, `build::compact`) series with every column at full length again.
+/// A published (compacted, `build::series::compact`) series with every column at full length again.
 fn widen(mut p: Points) -> Points {
     let n = p.commit.len();
     if p.fails.is_empty() {
@@ -367,7 +368,7 @@ fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, kno
         by_job.entry(*j).or_default().push(SeriesData {
             job: *j,
             metric: m.clone(),
-            points: build::compact(p.clone()),
+            points: build::series::compact(p.clone()),
         });
     }
     let files: Vec<JobShard> = by_job
@@ -408,7 +409,7 @@ fn chunk_files(
     let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
     let mut by_key: BTreeMap<u32, (Vec<SeriesData>, Vec<ChangeRecord>)> = BTreeMap::new();
     for ((j, m), p) in &next.series {
-        let mut points = build::compact(p.clone());
+        let mut points = build::series::compact(p.clone());
         points.values = Vec::new();
         by_key.entry(key(m)).or_default().0.push(SeriesData { job: *j, metric: m.clone(), points });
     }

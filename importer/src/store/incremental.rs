@@ -3,8 +3,10 @@
 //! every other testcase keeps its files. Because a testcase's files depend only on its own
 //! reports, the result is byte-identical to a full import of all inputs.
 
-use crate::build::to_docs_reusing;
-use crate::build::{build_testcases_each, dedup_documents, split_by_testcase, testcases_of, Options};
+use crate::build::dedup::dedup_documents;
+use crate::build::docs::to_docs_reusing;
+use crate::build::options::Options;
+use crate::build::{build_testcases_each, split_by_testcase, testcases_of};
 use crate::store::dataset::read;
 use crate::store::pack;
 use crate::store::publish::{Publisher, Sweep, Written};
@@ -231,7 +233,7 @@ fn from_published(
     let rebuilt = rebuild_only(dir, &entries, &rebuild, &docs, opts, publisher)?;
     old_files.extend(rebuilt.1);
     written.extend(rebuilt.0);
-    let (reports, scripts) = crate::build::to_docs(&docs, opts);
+    let (reports, scripts) = crate::build::docs::to_docs(&docs, opts);
     if rebuild.iter().all(|tc| !entries.contains_key(tc.as_str())) {
         crate::timing::note("into: added from the published state");
     }

@@ -8,7 +8,7 @@
 
 pub mod mails;
 
-use crate::build::GitLogEntry;
+use crate::build::gitlog::GitLogEntry;
 use crate::store::publish::Written;
 use model::rng::XorShift as Rng;
 use model::{paths, Params, SourceKind, Totals};
@@ -165,7 +165,7 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
                     rows.push(Row {
                         job: job.clone(),
                         metric: metric.clone(),
-                        values: vec![Some(crate::build::printed(mean))],
+                        values: vec![Some(crate::build::changes::printed(mean))],
                         stddev_pct: vec![(sd_pct > 2.0).then_some(sd_pct)],
                         runs: vec![Some(runs)],
                         ..Default::default()
@@ -214,7 +214,7 @@ fn job_key(tc_name: &str, tc: usize, j: usize) -> JobKey {
 pub fn write_published(shape: Shape, out: &Path) -> std::io::Result<(Written, Totals)> {
     let (docs, log) = documents(shape);
     let weight = |m: &str| TESTCASES.iter().find(|t| t.1 == m).map_or(0, |t| t.2);
-    let opts = crate::build::Options { commit_url: None, git_log: log, weight: &weight };
+    let opts = crate::build::options::Options { commit_url: None, git_log: log, weight: &weight };
     let (data, _) = crate::build::build(docs, &opts);
     let (files, root) = crate::store::pack::files(data);
     let w = crate::store::publish::publish(&files, &root, out, crate::store::publish::Sweep::All)?;
@@ -236,7 +236,10 @@ pub fn write_result_roots(n: usize, out: &Path, seed: u64) -> std::io::Result<us
         let mut matrix: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (m, _) in metric_names(0, 20) {
             let level = 10f64.powf(1.0 + 5.0 * rng.unit());
-            matrix.insert(m, (0..runs).map(|_| crate::build::printed(level * (1.0 + 0.02 * rng.normal()))).collect());
+            matrix.insert(
+                m,
+                (0..runs).map(|_| crate::build::changes::printed(level * (1.0 + 0.02 * rng.normal()))).collect(),
+            );
         }
         for r in 0..runs {
             let rd = dir.join(r.to_string());

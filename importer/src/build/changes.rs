@@ -1,0 +1,160 @@
+//! Changes: the ones the reports state, and the steps found along each series.
+
+use super::options::FastHash;
+use model::{ChangeRecord, ChangeSource, Direction, Headline, MetricInfo, Points};
+use std::collections::{HashMap, HashSet};
+
+/// Changes: stated by reports, and steps found along series.
+pub(crate) fn changes_stage(
+    series: &[((u32, String), Points)],
+    headlines: &[Headline],
+    metrics: &[MetricInfo],
+) -> Vec<ChangeRecord> {
+    let headline_keys: HashSet<(u32, u32, &str), FastHash> =
+        headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+    // series by series on all cores (an incremental add rebuilds one testcase: its only parallelism),
+    // gathered in series order, so the output does not depend on the scheduling
+    use rayon::prelude::*;
+    let per_series: Vec<Vec<ChangeRecord>> = series
+        .par_iter()
+        .map(|((j, m), p)| {
+            let mut out = Vec::new();
+            // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
+            let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
+            stated_changes(*j, m, p, weight, &headline_keys, &mut out);
+            if (0..p.len()).all(|k| !p.is_fail(k)) {
+                detected_changes(*j, m, p, weight, &mut out);
+            }
+            out
+        })
+        .collect();
+    per_series.into_iter().flatten().collect()
+}
+
+/// The changes the reports state for one series: each observation with a change, against the
+/// same report's base observation.
+pub(crate) fn stated_changes(
+    job: u32,
+    metric: &str,
+    p: &Points,
+    weight: i8,
+    headline_keys: &HashSet<(u32, u32, &str), FastHash>,
+    out: &mut Vec<ChangeRecord>,
+) {
+    // the first observation of each (commit, report): the base of a stated change is in the same report;
+    // most series are a mail's 2-3 columns, where a scan beats building a map
+    let first = |commit: u32, report: u32| (0..p.len()).find(|&k| p.commit[k] == commit && p.report[k] == report);
+    let at: Option<HashMap<(u32, u32), usize, FastHash>> = (p.len() > 32).then(|| {
+        let mut at = HashMap::with_capacity_and_hasher(p.len(), FastHash::default());
+        for k in (0..p.len()).rev() {
+            at.insert((p.commit[k], p.report[k]), k);
+        }
+        at
+    });
+    for i in 0..p.len() {
+        let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
+        let fail = p.is_fail(i);
+        let report = p.report[i];
+        let b = match &at {
+            Some(at) => at.get(&(base, report)).copied(),
+            None => first(base, report),
+        };
+        let Some(b) = b else { continue };
+        let Some(base_mean) = p.mean[b] else { continue };
+        let sd = |k: usize| p.stddev(k);
+        let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
+            (Some(ra), Some(rb), Some(sa), Some(sb)) => match model::changes::welch(
+                model::changes::Sample { mean: base_mean, stddev: sa, runs: ra },
+                model::changes::Sample { mean: head_mean, stddev: sb, runs: rb },
+            ) {
+                model::changes::Significance::PValue(v) => Some(v),
+                model::changes::Significance::Unknown => None,
+            },
+            _ => None,
+        };
+        let noise = sd(b).into_iter().chain(sd(i)).fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
+        out.push(ChangeRecord {
+            source: ChangeSource::Stated,
+            job,
+            metric: metric.to_string(),
+            base,
+            head: p.commit[i],
+            base_mean,
+            head_mean,
+            change,
+            kind: if fail { model::ChangeKind::Reproduction } else { model::stats::change_kind(metric) },
+            // more failing runs are worse, whatever the metric's own direction
+            direction: Direction::of(if fail { -1 } else { weight }, change),
+            p_value,
+            noise_ratio: noise
+                .filter(|n| *n > 0.0)
+                .map(|n| ((head_mean - base_mean).abs() / n * 100.0).round() / 100.0),
+            report: Some(report),
+            headline: headline_keys.contains(&(report, job, metric)),
+        });
+    }
+}
+
+/// Steps found by change-point detection along one series (one value per commit: the mean of its
+/// observations, with the noise of that mean).
+pub(crate) fn detected_changes(job: u32, metric: &str, p: &Points, weight: i8, out: &mut Vec<ChangeRecord>) {
+    let mut per_commit: Vec<(u32, model::changes::Obs)> = Vec::new();
+    let mut i = 0;
+    while i < p.len() {
+        let c = p.commit[i];
+        let mut k = i;
+        let (mut sum, mut n, mut var, mut known) = (0.0, 0.0, 0.0, true);
+        while k < p.len() && p.commit[k] == c {
+            if let Some(m) = p.mean[k] {
+                sum += m;
+                n += 1.0;
+                match p.stddev(k) {
+                    Some(s) => {
+                        let runs = p.runs[k].unwrap_or(1).max(1) as f64;
+                        var += s * s / runs;
+                    }
+                    None => known = false,
+                }
+            }
+            k += 1;
+        }
+        if n > 0.0 {
+            let sigma = known.then(|| (var / (n * n)).sqrt()).filter(|s| *s > 0.0);
+            per_commit.push((c, model::changes::Obs { mean: sum / n, sigma }));
+        }
+        i = k;
+    }
+    if per_commit.len() < 4 {
+        return;
+    }
+    let obs: Vec<model::changes::Obs> = per_commit.iter().map(|(_, o)| *o).collect();
+    for step in model::changes::change_points(&obs, model::changes::StepOptions::default()) {
+        let change = model::stats::change(metric, step.before, step.after);
+        out.push(ChangeRecord {
+            source: ChangeSource::Detected,
+            job,
+            metric: metric.to_string(),
+            base: per_commit[step.at - 1].0,
+            head: per_commit[step.at].0,
+            base_mean: printed(step.before),
+            head_mean: printed(step.after),
+            change: (change * 100.0).round() / 100.0,
+            kind: model::stats::change_kind(metric),
+            direction: Direction::of(weight, change),
+            p_value: None,
+            // the step in units of the series' commit-to-commit noise (the detector's estimate)
+            noise_ratio: Some(step.noise_ratio()).filter(|r| r.is_finite()).map(|r| (r * 100.0).round() / 100.0),
+            report: None,
+            headline: false,
+        });
+    }
+}
+
+/// A value at the precision the mails print (2 decimals below 1000, else integer).
+pub(crate) fn printed(x: f64) -> f64 {
+    if x.abs() >= 1000.0 {
+        x.round()
+    } else {
+        (x * 100.0).round() / 100.0
+    }
+}

@@ -1,0 +1,264 @@
+//! A testcase's jobs and points: each row's observations appended to its (job, metric) series, the report metadata beside them.
+
+use super::options::FastHash;
+use model::{paths, Job, Points, ReportMeta, SectionMeta};
+use reader::doc::{Document, JobKey, RowKind};
+use reader::links::{lore_url, report_id};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Jobs of a testcase's rows and each row table's job position: the jobs in the order the
+/// reports (in time order) first measure them, so that a newer report's new job comes last and
+/// every older job keeps its position (an incremental import then leaves the files of the jobs
+/// it does not touch as they are).
+pub(crate) fn jobs_stage(docs: &[Document]) -> (Vec<Job>, JobPos) {
+    jobs_after(Vec::new(), docs)
+}
+
+/// `jobs_stage` of reports that come after those of `old` jobs: the old jobs keep their
+/// positions, new ones follow.
+pub(crate) fn jobs_after(mut jobs: Vec<Job>, docs: &[Document]) -> (Vec<Job>, JobPos) {
+    let key = |j: &Job| JobKey { testcase: j.testcase.clone(), machine: j.machine.clone(), params: j.params.clone() };
+    let mut pos: HashMap<JobKey, u32, FastHash> = jobs.iter().enumerate().map(|(i, j)| (key(j), i as u32)).collect();
+    // rows of one table share their job's Arc: each Arc is looked at once
+    let mut by_ptr: HashMap<usize, u32, FastHash> = HashMap::default();
+    for r in docs.iter().flat_map(|d| &d.sections).flat_map(|s| &s.rows).filter(|r| usable(r)) {
+        by_ptr.entry(Arc::as_ptr(&r.job) as usize).or_insert_with(|| {
+            let n = pos.len() as u32;
+            *pos.entry((*r.job).clone()).or_insert_with(|| {
+                let k = &*r.job;
+                jobs.push(Job {
+                    id: model::job_id(&k.testcase, &k.machine, &k.params),
+                    testcase: k.testcase.clone(),
+                    machine: k.machine.clone(),
+                    params: k.params.clone(),
+                    ..Default::default()
+                });
+                n
+            })
+        });
+    }
+    (jobs, JobPos(by_ptr))
+}
+
+/// What the points stage collects.
+#[derive(Default)]
+pub(crate) struct Collected<'a> {
+    pub reports: Vec<ReportMeta>,
+    pub series: Vec<((u32, String), Points)>,
+    pub fail_metrics: HashSet<&'a str, FastHash>,
+    pub perf_metrics: HashSet<&'a str, FastHash>,
+    pub rows: usize,
+}
+
+/// Reports and their observations: every usable row's value per column becomes a point; the
+/// reports are at positions from `first_report` on.
+pub(crate) fn points_stage<'a>(
+    docs: &'a [Document],
+    doc_time: &[Option<i64>],
+    pos_of: &dyn Fn(&str) -> u32,
+    jobs: &mut [Job],
+    job_pos: &JobPos,
+    first_report: u32,
+) -> Collected<'a> {
+    let mut out = Collected::default();
+    // each section's commit positions, once
+    let cols: Vec<Vec<Vec<u32>>> = docs
+        .iter()
+        .map(|d| d.sections.iter().map(|s| s.commits.iter().map(|c| pos_of(c)).collect()).collect())
+        .collect();
+    for (ri, d) in docs.iter().enumerate() {
+        let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
+        let mut sections = Vec::new();
+        for (si, s) in d.sections.iter().enumerate() {
+            out.rows += s.rows.len();
+            let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
+            if si == 0 {
+                // the reproduce script of a report belongs to the job of its first table
+                for r in s.rows.iter().filter(|r| usable(r)) {
+                    if let Some(h) = &script_hash {
+                        jobs[job_pos.of(&r.job) as usize].script = Some(h.clone());
+                    }
+                }
+            }
+            sections.push(SectionMeta {
+                job: first_job,
+                commits: cols[ri][si].clone(),
+                rows: s.rows.len(),
+                machine: s.machine_desc.clone(),
+            });
+        }
+        out.reports.push(report_meta(d, doc_time[ri], script_hash, sections));
+    }
+    let parts = series_stage(docs, &cols, job_pos, first_report);
+    for p in &parts {
+        out.fail_metrics.extend(&p.fail_metrics);
+        out.perf_metrics.extend(&p.perf_metrics);
+    }
+    // series in key order (their keys sorted, then each series moved once: a `Points` is a dozen
+    // vectors), each series' observations by commit order, then report
+    use rayon::prelude::*;
+    let mut slots: Vec<Option<((u32, &str), Points)>> = parts.into_iter().flat_map(|p| p.series).map(Some).collect();
+    slots.par_iter_mut().flatten().for_each(|(_, p)| sort_points(p));
+    let mut order: Vec<((u32, &str), u32)> =
+        slots.iter().enumerate().filter_map(|(i, s)| Some((s.as_ref()?.0, i as u32))).collect();
+    order.par_sort_unstable();
+    out.series = order
+        .into_iter()
+        .filter_map(|(_, i)| slots[i as usize].take())
+        .map(|((j, m), p)| ((j, m.to_string()), p))
+        .collect();
+    out
+}
+
+/// A report's catalog entry.
+pub(crate) fn report_meta(
+    d: &Document,
+    time: Option<i64>,
+    script: Option<String>,
+    sections: Vec<SectionMeta>,
+) -> ReportMeta {
+    ReportMeta {
+        id: report_id(d),
+        kind: d.kind,
+        source: d.source.clone(),
+        message_id: d.message_id.clone(),
+        subject: d.subject.clone(),
+        from: d.from.clone(),
+        date: d.date.clone(),
+        time,
+        url: lore_url(d),
+        materials_url: d.materials_url.clone(),
+        script,
+        sections,
+        notes: d.notes.clone(),
+    }
+}
+
+/// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name).
+#[derive(Default)]
+pub(crate) struct SeriesPart<'a> {
+    series: Vec<((u32, &'a str), Points)>,
+    fail_metrics: HashSet<&'a str, FastHash>,
+    perf_metrics: HashSet<&'a str, FastHash>,
+}
+
+/// Parts the series are collected in, each on the next free core: a big testcase (the one an
+/// incremental import rebuilds) is one task otherwise. The parts are disjoint and sorted
+/// together after, so the output does not depend on their number.
+pub(crate) const SERIES_PARTS: u64 = 4;
+
+/// Every usable row's observations, appended to its series in report order, in parts.
+pub(crate) fn series_stage<'a>(
+    docs: &'a [Document],
+    cols: &[Vec<Vec<u32>>],
+    job_pos: &JobPos,
+    first_report: u32,
+) -> Vec<SeriesPart<'a>> {
+    use rayon::prelude::*;
+    let part_of = |m: &str| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = FastHash::default().build_hasher();
+        h.write(m.as_bytes());
+        h.finish() % SERIES_PARTS
+    };
+    (0..SERIES_PARTS)
+        .into_par_iter()
+        .map(|part| {
+            let mut out = SeriesPart::default();
+            // collected by borrowed name (no key allocation per row); the map holds positions, so
+            // that growing it moves no series
+            let mut at: HashMap<(u32, &str), u32, FastHash> = HashMap::default();
+            for (ri, d) in docs.iter().enumerate() {
+                for (si, s) in d.sections.iter().enumerate() {
+                    for r in s.rows.iter().filter(|r| usable(r) && part_of(&r.metric) == part) {
+                        if r.kind == RowKind::Fail {
+                            out.fail_metrics.insert(&r.metric);
+                        } else {
+                            out.perf_metrics.insert(&r.metric);
+                        }
+                        let key = (job_pos.of(&r.job), r.metric.as_str());
+                        let k = *at.entry(key).or_insert_with(|| {
+                            out.series.push((key, Points::default()));
+                            out.series.len() as u32 - 1
+                        });
+                        let report = first_report + ri as u32;
+                        push_row_points(&mut out.series[k as usize].1, r, &cols[ri][si], report);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// One row's observations (one per column) appended to its series. Reports are taken in order,
+/// so the series' observations of this report are the ones at its end.
+pub(crate) fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32], report: u32) {
+    for (c, &commit) in cols.iter().enumerate() {
+        let (mean, fails) = if r.kind == RowKind::Fail {
+            let f = r.fails.get(c).copied().flatten();
+            let n = r.runs.get(c).copied().flatten();
+            match (f, n) {
+                (Some(f), Some(n)) if n > 0 => (Some(100.0 * f as f64 / n as f64), Some(f)),
+                _ => (None, None),
+            }
+        } else {
+            (r.values.get(c).copied().flatten(), None)
+        };
+        let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
+        // the same observation twice in one report (a base column repeated per table)
+        let this_report = (0..p.len()).rev().take_while(|&k| p.report[k] == report);
+        if this_report.into_iter().any(|k| p.commit[k] == commit && p.mean[k].map(f64::to_bits) == Some(mean.to_bits()))
+        {
+            continue;
+        }
+        p.commit.push(commit);
+        p.mean.push(Some(mean));
+        p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
+        p.runs.push(r.runs.get(c).copied().flatten());
+        p.report.push(report);
+        p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
+        p.base.push(if c == 0 { None } else { Some(cols[0]) });
+        p.fails.push(fails);
+        p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
+    }
+}
+
+/// Position of a row's job, found by the address of its shared `Arc`.
+pub(crate) struct JobPos(HashMap<usize, u32, FastHash>);
+
+impl JobPos {
+    pub(crate) fn of(&self, job: &Arc<JobKey>) -> u32 {
+        self.0[&(Arc::as_ptr(job) as usize)]
+    }
+}
+
+/// Rows that become series: a known testcase and metric, not a TOTAL over testboxes.
+pub(crate) fn usable(r: &reader::doc::Row) -> bool {
+    !r.aggregate && !r.metric.is_empty() && !r.job.testcase.is_empty()
+}
+
+pub(crate) fn sort_points(p: &mut Points) {
+    let key = |i: usize| (p.commit[i], p.report[i]);
+    if (1..p.len()).all(|i| key(i - 1) <= key(i)) {
+        return; // already in order (a stable sort would not move anything)
+    }
+    let mut idx: Vec<usize> = (0..p.len()).collect();
+    idx.sort_by_key(|&i| (p.commit[i], p.report[i]));
+    macro_rules! permute {
+        ($($f:ident),*) => { $( p.$f = idx.iter().map(|&i| p.$f[i].clone()).collect(); )* };
+    }
+    permute!(commit, mean, stddev_pct, runs, report, change, base, fails, values);
+}
+
+/// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.
+pub(crate) fn compact(mut p: Points) -> Points {
+    if p.fails.iter().all(Option::is_none) {
+        p.fails.clear();
+    }
+    if p.values.iter().all(Vec::is_empty) {
+        p.values.clear();
+    }
+    p
+}

@@ -1,0 +1,295 @@
+//! `lkpx import`: read the inputs (files, result roots, list archives), build and publish the
+//! dataset, or add to a published one (`--into`).
+
+use anyhow::{Context, Result};
+use importer::store::publish;
+use importer::{build, input};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub fn run(
+    out: &std::path::Path,
+    into: Option<&std::path::Path>,
+    commit_url: Option<String>,
+    git_log: Option<PathBuf>,
+    paths: &[PathBuf],
+) -> Result<bool> {
+    let start = Instant::now();
+    let mut failed = false;
+    let mut log = Vec::new();
+    if let Some(p) = &git_log {
+        let text = std::fs::read_to_string(p).with_context(|| format!("reading --git-log {}", p.display()))?;
+        let (entries, bad) = build::gitlog::parse_git_log(&text);
+        for (line, msg) in bad {
+            eprintln!("error: {}:{line}: {msg}", p.display());
+            failed = true;
+        }
+        log = entries;
+    }
+    if let Some(t) = &commit_url {
+        reader::links::check_commit_url(t).map_err(|e| anyhow::anyhow!("--commit-url {t:?}: {e}"))?;
+    }
+    let mut read = read_inputs(paths);
+    let mut stages = importer::timing::Stages::new(start);
+    stages.mark("read + parse");
+    failed |= read.errors > 0;
+    let state = match read_archives(&read.archives, into)? {
+        None => None,
+        Some(a) => {
+            failed |= a.failed;
+            if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && read.replies.is_empty() && a.unchanged {
+                eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
+                return Ok(failed);
+            }
+            read.docs.extend(a.docs);
+            Some(a.state)
+        }
+    };
+    attach_file_replies(&mut read, into);
+    let n_docs = read.docs.len();
+    let weight = reader::direction::Directions::lkp_weight;
+    let opts = build::options::Options { commit_url, git_log: log, weight: &weight };
+    let (written, root, dups, out) = match into {
+        Some(dir) => {
+            let r = importer::store::incremental::add_with_state(dir, read.docs, &opts, state.as_ref())
+                .map_err(anyhow::Error::msg)?;
+            (r.written, r.root, r.duplicates, dir)
+        }
+        None => {
+            let (w, root, dups) = import_full(read.docs, &opts, state.as_ref(), out, &mut stages)
+                .with_context(|| format!("writing {}", out.display()))?;
+            (w, root, dups, out)
+        }
+    };
+    for w in written.over_budget() {
+        eprintln!("lkpx: warning: {w}: the page will be slow to open or to answer");
+    }
+    if into.is_some() && written.changed == 0 && written.removed == 0 {
+        eprintln!(
+            "lkpx: nothing new: {} already holds everything in the {} files read; it is left as it is (no file written) ({:.2}s)",
+            out.display(),
+            read.files + read.roots,
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(failed);
+    }
+    let t = &root.totals;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "lkpx: {} result roots, {} files ({:.1} MB) read: {} reports ({} duplicates merged), {} skipped, {} errors; {} rows, {} jobs, {} series, {} points, {} testcases; wrote {} files ({:.1} MB, {} changed, {} kept, {} removed; index {} KB, largest file {} KB) to {} in {:.2}s ({:.1} MB/s)",
+        read.roots,
+        read.files,
+        read.bytes as f64 / 1e6,
+        n_docs - dups,
+        dups,
+        read.skipped,
+        read.errors,
+        t.rows,
+        t.jobs,
+        t.series,
+        t.points,
+        root.testcases.len(),
+        written.files,
+        written.bytes as f64 / 1e6,
+        written.changed,
+        written.reused,
+        written.removed,
+        written.index_bytes >> 10,
+        written.largest.0 >> 10,
+        out.display(),
+        secs,
+        read.bytes as f64 / 1e6 / secs.max(1e-9)
+    );
+    Ok(failed)
+}
+
+/// A full import: each testcase's files written as soon as it is built, then the report
+/// documents and the reports list, then the switch to the new root.
+fn import_full(
+    docs: Vec<reader::doc::Document>,
+    opts: &build::options::Options,
+    state: Option<&model::ArchiveState>,
+    out: &std::path::Path,
+    stages: &mut importer::timing::Stages,
+) -> std::io::Result<(publish::Written, model::Root, usize)> {
+    let publisher = publish::Publisher::new(out)?;
+    let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
+        publisher.testcase(importer::store::pack::testcase_files(t, publisher.known()))
+    });
+    let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
+    stages.mark("build, in all (the four build stages above)");
+    warn_dropped_reports(out, &reports);
+    {
+        use rayon::prelude::*;
+        reports.par_iter().try_for_each(|r| publisher.write(&[importer::store::pack::report_file(r)]))?;
+    }
+    let (mut files, mut root) = importer::store::pack::list_files(entries, &reports, &scripts);
+    drop(reports);
+    if let Some(s) = state {
+        let (r, f) = importer::archive::with_state(root, s);
+        root = r;
+        files.push(f);
+    }
+    publisher.write(&files)?;
+    drop(files);
+    stages.mark("pack and write the report documents and the reports list");
+    let w = publisher.finish(&root, publish::Sweep::All)?;
+    stages.mark("sync, switch the root, remove stale files");
+    Ok((w, root, dups))
+}
+
+/// What reading the inputs gave.
+struct Read {
+    docs: Vec<reader::doc::Document>,
+    /// Human replies found in the files, to attach as notes once every report is read.
+    replies: Vec<reader::threads::Reply>,
+    bytes: usize,
+    skipped: usize,
+    errors: usize,
+    roots: usize,
+    files: usize,
+    archives: Vec<PathBuf>,
+}
+
+/// Read every input (in parallel), printing errors and skips in input order.
+fn read_inputs(paths: &[PathBuf]) -> Read {
+    use rayon::prelude::*;
+    let inputs = input::collect(paths);
+    for e in &inputs.errors {
+        eprintln!("error: {e}");
+    }
+    let units: Vec<(bool, &PathBuf)> =
+        inputs.result_roots.iter().map(|d| (true, d)).chain(inputs.files.iter().map(|f| (false, f))).collect();
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let pb = indicatif::ProgressBar::new(units.len() as u64);
+        pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len}").expect("valid template"));
+        pb
+    });
+    let results: Vec<reader::file::FileResult> = units
+        .par_iter()
+        .map(|(is_root, f)| {
+            let source = inputs.source_of(f);
+            let r = if *is_root { input::read_result_root_as(f, &source) } else { input::read_file_as(f, &source) };
+            if let Some(pb) = &progress {
+                pb.inc(1);
+            }
+            r
+        })
+        .collect();
+    if let Some(pb) = progress {
+        pb.finish_and_clear();
+    }
+    let mut read = Read {
+        docs: Vec::new(),
+        replies: Vec::new(),
+        bytes: 0,
+        skipped: 0,
+        errors: inputs.errors.len(),
+        roots: inputs.result_roots.len(),
+        files: inputs.files.len(),
+        archives: inputs.archives.clone(),
+    };
+    for r in results {
+        read.bytes += r.bytes;
+        for e in &r.errors {
+            eprintln!("error: {e}");
+        }
+        read.errors += r.errors.len();
+        for n in &r.notes {
+            eprintln!("note: {n}");
+        }
+        if let Some(why) = &r.skipped {
+            read.skipped += 1;
+            eprintln!("skipped: {}: {why}", r.path);
+        }
+        read.docs.extend(r.docs);
+        read.replies.extend(r.replies);
+    }
+    read
+}
+
+/// Attach the files' replies to their reports (read now, or published in `into`), saying how
+/// many and what became of the others.
+fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>) {
+    if read.replies.is_empty() {
+        return;
+    }
+    let replies = std::mem::take(&mut read.replies);
+    let n = replies.len();
+    let mut lookup = |mid: &str| into.and_then(|d| importer::archive::published_report(d, mid));
+    let (attached, left) = reader::file::attach_replies(&mut read.docs, replies, &mut lookup);
+    for why in &left {
+        eprintln!("note: {why}");
+    }
+    eprintln!("lkpx: {n} replies in the files: {attached} attached as notes to their reports, {} not", n - attached);
+}
+
+/// What the archives gave.
+struct FromArchives {
+    docs: Vec<reader::doc::Document>,
+    state: model::ArchiveState,
+    /// The state is the one the dataset holds (nothing new was read).
+    unchanged: bool,
+    failed: bool,
+}
+
+/// Read the list archives among the inputs from the positions `--into`'s dataset remembers
+/// (all of them for `--out`), printing errors, notices and what was read.
+fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result<Option<FromArchives>> {
+    if archives.is_empty() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let old = match into {
+        Some(dir) => importer::archive::load_state(dir).map_err(anyhow::Error::msg)?,
+        None => model::ArchiveState { schema: model::SCHEMA_VERSION, ..Default::default() },
+    };
+    let imp = importer::archive::read(archives, &old, into);
+    for e in &imp.errors {
+        eprintln!("error: {e}");
+    }
+    for n in &imp.notices {
+        eprintln!("lkpx: note: {n}");
+    }
+    let c = &imp.counts;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read: {} skipped by the prefilter, {} decoded: {} reports, {} replies attached as notes, {} waiting for their report, {} other; {:.2}s ({:.0} messages/s)",
+        c.epochs,
+        c.read,
+        c.bytes as f64 / 1e6,
+        c.skipped,
+        c.decoded,
+        c.reports,
+        c.notes,
+        c.waiting,
+        c.other,
+        secs,
+        c.read as f64 / secs.max(1e-9)
+    );
+    Ok(Some(FromArchives {
+        unchanged: imp.state == old && c.read == 0,
+        failed: !imp.errors.is_empty(),
+        docs: imp.docs,
+        state: imp.state,
+    }))
+}
+
+/// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
+/// them, so nothing disappears unnoticed.
+fn warn_dropped_reports(out: &std::path::Path, new: &[model::ReportDoc]) {
+    let Ok(old) = importer::store::dataset::Published::open(out) else { return };
+    let ids: std::collections::HashSet<&str> = new.iter().map(|r| r.id.as_str()).collect();
+    let gone: Vec<&str> =
+        old.index.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
+    if !gone.is_empty() {
+        eprintln!(
+            "lkpx: note: {} report(s) in {} are not among the inputs and are dropped (import rebuilds from its inputs; pass them again, or use --into to add): {}{}",
+            gone.len(),
+            out.display(),
+            gone.iter().take(5).copied().collect::<Vec<_>>().join(", "),
+            if gone.len() > 5 { ", ..." } else { "" }
+        );
+    }
+}
