@@ -4,11 +4,9 @@
 
 pub mod catalog;
 pub mod changes;
-pub mod chart;
 pub mod compare;
 pub mod data;
 pub mod dist;
-pub mod draw;
 pub mod export;
 pub mod facets;
 pub mod html;
@@ -17,10 +15,9 @@ pub mod reports;
 pub mod search;
 pub mod shared;
 pub mod state;
+pub mod trend;
 pub mod views;
 
-#[cfg(target_arch = "wasm32")]
-pub mod mailreader;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]

@@ -3,9 +3,9 @@
 //! reproduce script the commit panel shows.
 
 use crate::catalog::Catalog;
-use crate::chart::{build, color, commits_with_data, legend, ChartData, Rgb};
 use crate::facets::matching_jobs;
 use crate::state::{FacetKey, ViewState};
+use crate::trend::chart::{build, color, commits_with_data, legend, ChartData, Rgb};
 use model::{SeriesData, SeriesShard};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -247,7 +247,7 @@ mod tests {
         assert!(!shard_is_for(&cat, None, &a), "no job: no file");
         assert!(!shard_is_for(&cat, Some(99), &a), "a job outside the catalog");
     }
-    use crate::chart::tests::series;
+    use crate::trend::chart::tests::series;
 
     /// A blogbench.write_score shard holding `series`.
     fn write_score(series: Vec<SeriesData>) -> Arc<SeriesShard> {

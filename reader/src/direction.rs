@@ -1,4 +1,4 @@
-//! The lkp-tests data lists shipped in `importer/data/` (unedited GPL-2.0 copies of lkp-tests'
+//! The lkp-tests data lists shipped in `reader/data/` (unedited GPL-2.0 copies of lkp-tests'
 //! `etc/`, see its README), embedded and compiled here, once: no other module reads that
 //! directory. With them, the rules that are nothing but a lookup in them: which way is better for
 //! a metric, lkp's `function_stat?`, `perf_metric?`, `bisectable_stat?`, the thresholds of a

@@ -1,7 +1,7 @@
 //! The commit panel: the selected commit with its link, the reports that measured it, the job's
 //! parameters and the reproduce script (copy, download).
 
-use super::{Cat, Nav};
+use super::context::{Cat, Nav};
 use crate::html::safe_href;
 use crate::state::Tab;
 use crate::{views, web};
@@ -209,7 +209,7 @@ fn on_compare(cat: &Cat, nav: Nav, s: &Selection, base: Option<u32>) -> impl Fn(
     }
 }
 
-pub(super) fn script_box(text: String, file_name: String) -> impl IntoView {
+pub fn script_box(text: String, file_name: String) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let t1 = text.clone();
     let copy = move |_| {

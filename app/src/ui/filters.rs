@@ -1,6 +1,6 @@
 //! The facet panel: one box of checkboxes per facet, with counts that follow the other facets.
 
-use super::{Cat, Nav};
+use super::context::{Cat, Nav};
 use crate::facets::{self, Facet, FacetValue};
 use crate::state::FacetKey;
 use leptos::prelude::*;

@@ -1,7 +1,7 @@
 //! The metric finder: a debounced search box over the metric names of the selected
 //! testcases, with a keyboard-navigable list (up/down/enter/escape), KPIs first.
 
-use super::{Cat, Nav};
+use super::context::{Cat, Nav};
 use crate::search::{self, Hit};
 use leptos::prelude::*;
 use std::time::Duration;
@@ -54,7 +54,7 @@ pub fn Finder() -> impl IntoView {
             CARRIED.with(|c| *c.borrow_mut() = raw.try_get_untracked());
         }
     });
-    let (ccat, loaded) = (cat.clone(), expect_context::<super::Loaded>());
+    let (ccat, loaded) = (cat.clone(), expect_context::<super::context::Loaded>());
     let c1 = cat.clone();
     let candidates = Memo::new(move |_| nav.state.with(|s| search::candidates(&c1, s)));
     let hits = Memo::new(move |_| query.with(|q| candidates.with(|c| search::search(c, q))));
@@ -84,7 +84,7 @@ pub fn Finder() -> impl IntoView {
                     on:keydown=on_key
                     on:focus=move |_| {
                         open.set(true);
-                        super::complete_soon(&ccat, loaded);
+                        super::context::complete_soon(&ccat, loaded);
                     }
                     on:blur=move |_| open.set(false)
                 />

@@ -1,74 +1,20 @@
 //! Leptos components: thin views over the plain modules. `App` loads the index and shows
 //! `Explorer`, which owns the view state and keeps it in the URL.
 
-mod changes;
-mod commit;
-mod compare;
-mod dist;
-mod filters;
-mod finder;
-mod mail;
-mod reports;
-mod split;
-mod theme;
-mod trend;
+pub mod commit;
+pub mod context;
+pub mod filters;
+pub mod finder;
+pub mod split;
+pub mod theme;
 
-pub use theme::Dark;
-
-pub use crate::shared::Shared;
-
-use crate::catalog::{from_query, Catalog};
+use crate::catalog::from_query;
+use crate::mail::view as mail;
+use crate::reports::view as reports;
 use crate::state::{Tab, ViewState};
 use crate::web;
+use context::{Cat, Loaded, Nav};
 use leptos::prelude::*;
-use std::sync::Arc;
-
-/// The view state and how to change it. Filter changes replace the history entry; switching
-/// views or selecting a commit pushes one, so Back returns to the previous view.
-#[derive(Clone, Copy)]
-pub struct Nav {
-    pub state: RwSignal<ViewState>,
-}
-
-impl Nav {
-    // The history write is synchronous and slow in Chromium (several ms): it happens after the
-    // next frame, coalesced, so the chart updates first.
-    pub fn replace(&self, f: impl FnOnce(&mut ViewState)) {
-        self.state.update(f);
-        web::write_url_soon(self.state.with_untracked(|s| s.to_query()), false);
-    }
-
-    pub fn push(&self, f: impl FnOnce(&mut ViewState)) {
-        self.state.update(f);
-        web::write_url_soon(self.state.with_untracked(|s| s.to_query()), true);
-    }
-}
-
-/// The loaded catalog, shared by every component.
-pub type Cat = Arc<Catalog>;
-
-/// A job shard as a view sees it: `None` while loading, else the shard (or `None` for no job).
-pub type JobShardState = Option<Result<Option<Arc<model::JobShard>>, String>>;
-
-/// The compare job of the view state and its shard, shared by Compare and Distribution.
-/// A resource keeps its previous value while the next one loads: the previous job's shard
-/// reads as "loading", so no view shows another job's rows under this job.
-pub fn use_job_shard(nav: Nav, cat: Cat) -> (Memo<Option<usize>>, Signal<JobShardState>) {
-    let c1 = cat.clone();
-    let job = Memo::new(move |_| nav.state.with(|s| crate::views::compare_job(&c1, s)));
-    let c2 = cat.clone();
-    let shard = LocalResource::new(move || web::load_job(c2.clone(), job.get()));
-    let current = Signal::derive(move || {
-        let loaded = shard.get()?;
-        if let Ok(Some(sh)) = &loaded {
-            if !crate::views::shard_is_for(&cat, job.get(), &sh.job) {
-                return None;
-            }
-        }
-        Some(loaded)
-    });
-    (job, current)
-}
 
 /// The testcases whose catalogs the page loads first (`catalog::first_testcases`): those the URL
 /// selects; none for the reports view (the first screen: the root, the open report's document) or
@@ -87,18 +33,13 @@ async fn first_testcases(rep: reports::Reports) -> Result<Vec<String>, String> {
 #[derive(Clone, Copy)]
 struct Drawer(RwSignal<bool>);
 
-/// The merged catalog the explorer shows; replaced (and the explorer rebuilt from the URL)
-/// when the view needs testcases that are not loaded yet.
-#[derive(Clone, Copy)]
-pub struct Loaded(RwSignal<Option<Result<Cat, String>>>);
-
 #[component]
 pub fn App() -> impl IntoView {
     let loaded = Loaded(RwSignal::new(None));
     provide_context(loaded);
     let rep = reports::Reports::new();
     provide_context(rep);
-    provide_context(mail::Mail::new());
+    provide_context(crate::mail::state::Mail::new());
     provide_context(Drawer(RwSignal::new(false)));
     theme::provide();
     split::prefetch(&ViewState::parse(&web::current_query()).0);
@@ -141,40 +82,6 @@ fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
     true
 }
 
-thread_local! {
-    /// A load of the shown catalogs' rests is under way (`complete_soon`).
-    static COMPLETING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// After the frame that shows the first chart: `complete_soon` (its fetches do not compete with
-/// that frame's painting).
-pub fn complete_after_paint(cat: &Cat, loaded: Loaded) {
-    if !cat.is_pending() {
-        return;
-    }
-    let cat = cat.clone();
-    request_animation_frame(move || set_timeout(move || complete_soon(&cat, loaded), std::time::Duration::ZERO));
-}
-
-/// Once the first chart is shown (or the metric finder is used): load the rests of the shown
-/// catalogs (every report and metric), and show them whole.
-pub fn complete_soon(cat: &Cat, loaded: Loaded) {
-    if !cat.is_pending() || COMPLETING.with(|c| c.replace(true)) {
-        return;
-    }
-    let all: Vec<String> = cat.parts.keys().cloned().collect();
-    leptos::task::spawn_local(async move {
-        let next = split::load_catalogs(all, true).await;
-        COMPLETING.with(|c| c.set(false));
-        // nobody asked for this rebuild: whatever had the focus (the search box, a filter) keeps it
-        let focused = web::focused_selector();
-        loaded.0.set(Some(next));
-        if let Some(sel) = focused {
-            web::focus_after_frame(sel);
-        }
-    });
-}
-
 #[component]
 fn Explorer(cat: Cat) -> impl IntoView {
     // a URL write still pending from the explorer this one replaces must land first
@@ -186,7 +93,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
     let nav = Nav { state };
     provide_context(nav);
     // a mail read, the open drawer outlive an explorer rebuilt by a catalog load (a filter chosen)
-    let mail = expect_context::<mail::Mail>();
+    let mail = expect_context::<crate::mail::state::Mail>();
     mail::listen(mail, nav);
     let drawer = expect_context::<Drawer>().0;
     close_on_escape(nav, mail, drawer);
@@ -224,7 +131,7 @@ fn Explorer(cat: Cat) -> impl IntoView {
                     {move || show_dist().then(|| button(Tab::Dist, "Distribution", "view-tab-dist"))}
                 </nav>
                 {move || tab_view(tab.get())}
-                {split::commit_panel()}
+                {split::commit_panel(Memo::new(move |_| nav.state.with(|s| s.commit.is_some())))}
             </main>
         </div>
     }
@@ -385,7 +292,7 @@ fn FiltersToggle(drawer: RwSignal<bool>) -> impl IntoView {
 /// Esc closes the topmost open panel — the mail panel, the filter drawer, then the commit panel —
 /// and gives the focus back to what opened it. A key handler that used Esc itself (closing a
 /// list of suggestions) prevents its default, and this one leaves it alone.
-fn close_on_escape(nav: Nav, mail: mail::Mail, drawer: RwSignal<bool>) {
+fn close_on_escape(nav: Nav, mail: crate::mail::state::Mail, drawer: RwSignal<bool>) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.key() != "Escape" || ev.default_prevented() {
             return;
@@ -404,18 +311,4 @@ fn close_on_escape(nav: Nav, mail: mail::Mail, drawer: RwSignal<bool>) {
         }
     });
     on_cleanup(move || handle.remove());
-}
-
-/// A commit as `short-id subject`, cut to `max` characters, for select boxes.
-pub fn commit_option_label(cat: &Catalog, pos: usize, max: usize) -> String {
-    let c = &cat.index.commits[pos];
-    let mut s = c.short().to_string();
-    if let Some(subj) = &c.subject {
-        s.push(' ');
-        s.push_str(subj);
-    }
-    if s.chars().count() > max {
-        s = s.chars().take(max).collect::<String>() + "…";
-    }
-    s
 }

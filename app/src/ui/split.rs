@@ -12,9 +12,14 @@
 //! to (a catalog load replaces it). A module that fails to load is a visible error; opening the
 //! part again retries.
 
-use super::{changes, commit, compare, dist, finder, mail::Mail, trend, Nav};
+use super::{commit, finder};
 use crate::catalog::Catalog;
+use crate::changes::view as changes;
+use crate::compare::view as compare;
+use crate::dist::view as dist;
+use crate::mail::state::Mail;
 use crate::state::Tab;
+use crate::trend::view as trend;
 use crate::web;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
@@ -220,10 +225,8 @@ pub fn tab(tab: Tab) -> AnyView {
     view(Part::of(tab))
 }
 
-/// The commit panel, while a commit is chosen (its module is fetched the first time).
-pub fn commit_panel() -> impl IntoView {
-    let nav = expect_context::<Nav>();
-    let open = Memo::new(move |_| nav.state.with(|s| s.commit.is_some()));
+/// The commit panel, while `open` (a commit is chosen; its module is fetched the first time).
+pub fn commit_panel(open: Memo<bool>) -> impl IntoView {
     move || open.get().then(|| view(Part::Commit))
 }
 

@@ -4,9 +4,10 @@
 //! of each testcase first, the view redrawn as more arrive), sets the HTML and handles its
 //! controls and links with one delegated handler each.
 
-use super::{Cat, Nav, Shared};
 use crate::changes::{self, ChangesModel, PAGE};
+use crate::shared::Shared;
 use crate::state::{FacetKey, Tab};
+use crate::ui::context::{Cat, Nav};
 use crate::web;
 use leptos::prelude::*;
 
@@ -112,7 +113,7 @@ fn load_files(cl: Cat, testcases: Memo<Vec<String>>) -> (RwSignal<Option<LoadRes
     let loaded = RwSignal::new(None::<LoadResult>);
     let files = RwSignal::new((0usize, 0usize));
     let run = StoredValue::new(0u64);
-    let catalogs = expect_context::<super::Loaded>();
+    let catalogs = expect_context::<crate::ui::context::Loaded>();
     Effect::new(move |_| {
         let tcs = testcases.get();
         let me = run.get_value() + 1;
@@ -133,7 +134,7 @@ fn load_files(cl: Cat, testcases: Memo<Vec<String>>) -> (RwSignal<Option<LoadRes
                     Ok(changes::Progress::Loaded(l)) => {
                         files.set((l.files, l.of));
                         loaded.set(Some(Ok(l)));
-                        super::complete_after_paint(&after, catalogs);
+                        crate::ui::context::complete_after_paint(&after, catalogs);
                     }
                     Err(e) => {
                         files.set((0, 0));

@@ -2,6 +2,9 @@
 //! tables as compare rows (base against each later column), its fail:runs rows, the other
 //! reports of its job, and the perf-profile rows as a call tree and flat bars.
 
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+
 use crate::compare::{Cell, Row};
 use crate::html::{link, safe_href, select, Html};
 use crate::put;

@@ -2,12 +2,15 @@
 //! or detected along a series) filtered and ordered by `state::ChangesFilter`, the texts of a
 //! row, job labels, and the detected steps the trend chart marks.
 
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+
 use crate::catalog::Catalog;
-use crate::chart::{css, legend, Rgb};
 use crate::compare::namespace;
 use crate::html::{link, select, Html};
 use crate::put;
 use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
+use crate::trend::chart::{css, legend, Rgb};
 use crate::views::TrendModel;
 use model::changes::Significance;
 use model::stats::{format_change, format_value};
@@ -627,8 +630,8 @@ mod tests {
     use super::*;
     use crate::catalog::tests::sample_index;
     use crate::catalog::Catalog;
-    use crate::chart::tests::series;
     use crate::state::ViewState;
+    use crate::trend::chart::tests::series;
     use model::ChangeKind;
     use model::SeriesShard;
 

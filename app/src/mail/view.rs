@@ -1,107 +1,36 @@
 //! Bring your own mail: drop a mail file anywhere on the page, choose one, or paste its text
-//! (Ctrl+V on the page, or into the panel): the worker (`mailreader`) reads it with the
-//! importer's parser and the Reports tab shows it as a report page — compared with the hosted
+//! (Ctrl+V on the page, or into the panel): the worker (`mail::worker`) reads it with the
+//! reader crate and the Reports tab shows it as a report page — compared with the hosted
 //! data of its job — until another report is opened or it is closed. Nothing is uploaded.
 
-use super::Nav;
-use crate::mailreader;
-use crate::state::Tab;
+use super::state::{Mail, MailState};
+use super::worker as mailreader;
+use crate::ui::context::Nav;
 use leptos::prelude::*;
 use model::Upload;
-use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
-/// What the page holds of a mail given to it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum MailState {
-    Idle,
-    Reading(String),
-    Read(Arc<Upload>),
-    Failed(String),
+/// Read `bytes` (named `name`) in the worker and show the outcome; a mail given meanwhile, or a
+/// close, supersedes it.
+fn read(mail: Mail, nav: Nav, name: String, bytes: js_sys::Uint8Array) {
+    let mine = mail.begin();
+    mail.show(nav, MailState::Reading(name.clone()));
+    crate::ui::split::read_mail(mail, name, bytes, mine);
 }
 
-#[derive(Clone, Copy)]
-pub struct Mail {
-    pub state: RwSignal<MailState>,
-    /// The shown report of a mail that holds several.
-    pub pick: RwSignal<usize>,
-    /// The "Read a mail" panel is open.
-    pub panel: RwSignal<bool>,
-    /// Bumped by every mail given and every close: a read's answer is shown only if none came after.
-    generation: StoredValue<u64>,
+fn read_text(mail: Mail, nav: Nav, text: &str) {
+    if !text.trim().is_empty() {
+        read(mail, nav, Upload::PASTED.to_string(), js_sys::Uint8Array::from(text.as_bytes()));
+    }
 }
 
-impl Mail {
-    pub fn new() -> Mail {
-        Mail {
-            state: RwSignal::new(MailState::Idle),
-            pick: RwSignal::new(0),
-            panel: RwSignal::new(false),
-            generation: StoredValue::new(0),
+fn read_file(mail: Mail, nav: Nav, f: web_sys::File) {
+    leptos::task::spawn_local(async move {
+        match mailreader::file_bytes(&f).await {
+            Ok(b) => read(mail, nav, f.name(), b),
+            Err(e) => mail.show(nav, MailState::Failed(e)),
         }
-    }
-
-    /// Drop the shown mail; a mail still being read is dropped too (its answer is ignored).
-    pub fn close(self) {
-        self.generation.update_value(|g| *g += 1);
-        if self.state.with_untracked(|s| *s != MailState::Idle) {
-            self.state.set(MailState::Idle);
-        }
-    }
-
-    /// Show `state` on the Reports tab.
-    fn show(self, nav: Nav, state: MailState) {
-        self.panel.set(false);
-        self.state.set(state);
-        if nav.state.with_untracked(|s| s.tab != Tab::Reports) {
-            nav.push(|s| s.tab = Tab::Reports);
-        }
-    }
-
-    /// Read `bytes` (named `name`) in the worker and show the outcome; a mail given meanwhile, or a
-    /// close, supersedes it.
-    fn read(self, nav: Nav, name: String, bytes: js_sys::Uint8Array) {
-        self.generation.update_value(|g| *g += 1);
-        let mine = self.generation.get_value();
-        self.show(nav, MailState::Reading(name.clone()));
-        super::split::read_mail(self, name, bytes, mine);
-    }
-
-    /// Read `bytes` in the worker (the mail reader's code, split off in release builds, is loaded)
-    /// and show the outcome, if read `mine` is still the newest.
-    pub(super) fn read_in_worker(self, name: String, bytes: js_sys::Uint8Array, mine: u64) {
-        leptos::task::spawn_local(async move {
-            let r = mailreader::read_mail(&name, bytes).await;
-            self.outcome(mine, r.map(Arc::new));
-        });
-    }
-
-    /// Show the outcome of read `mine`, if it is still the newest.
-    pub(super) fn outcome(self, mine: u64, r: Result<Arc<Upload>, String>) {
-        if self.generation.get_value() != mine {
-            return;
-        }
-        self.pick.set(0);
-        self.state.set(match r {
-            Ok(up) => MailState::Read(up),
-            Err(e) => MailState::Failed(e),
-        });
-    }
-
-    fn read_text(self, nav: Nav, text: &str) {
-        if !text.trim().is_empty() {
-            self.read(nav, Upload::PASTED.to_string(), js_sys::Uint8Array::from(text.as_bytes()));
-        }
-    }
-
-    fn read_file(self, nav: Nav, f: web_sys::File) {
-        leptos::task::spawn_local(async move {
-            match mailreader::file_bytes(&f).await {
-                Ok(b) => self.read(nav, f.name(), b),
-                Err(e) => self.show(nav, MailState::Failed(e)),
-            }
-        });
-    }
+    });
 }
 
 /// The page-wide listeners: a file dropped anywhere, text pasted outside a text field. Also
@@ -124,8 +53,8 @@ pub fn listen(mail: Mail, nav: Nav) {
         dropping.set(false);
         let Some(dt) = ev.data_transfer() else { return };
         match dt.files().and_then(|f| f.get(0)) {
-            Some(f) => mail.read_file(nav, f),
-            None => mail.read_text(nav, &dt.get_data("text/plain").unwrap_or_default()),
+            Some(f) => read_file(mail, nav, f),
+            None => read_text(mail, nav, &dt.get_data("text/plain").unwrap_or_default()),
         }
     });
     let paste = window_event_listener(leptos::ev::paste, move |ev| {
@@ -135,7 +64,7 @@ pub fn listen(mail: Mail, nav: Nav) {
         let text = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()).unwrap_or_default();
         if text.lines().nth(2).is_some() {
             ev.prevent_default();
-            mail.read_text(nav, &text);
+            read_text(mail, nav, &text);
         }
     });
     Effect::new(move |_| {
@@ -169,12 +98,12 @@ pub fn MailPanel() -> impl IntoView {
     let on_file = move |ev: leptos::ev::Event| {
         let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
         if let Some(f) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-            mail.read_file(nav, f);
+            read_file(mail, nav, f);
         }
     };
     let on_read = move |_| {
         if let Some(t) = text.get_untracked() {
-            mail.read_text(nav, &t.value());
+            read_text(mail, nav, &t.value());
         }
     };
     view! {

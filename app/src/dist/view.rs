@@ -2,8 +2,8 @@
 //! base against head, with the notes of the reports behind the numbers. The page is
 //! `dist::page_html`; this component loads the job's shard and handles the pickers.
 
-use super::{Cat, Nav};
 use crate::state::Tab;
+use crate::ui::context::{Cat, Nav};
 use crate::{dist, web};
 use leptos::prelude::*;
 
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 pub fn DistView() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let (job, shard) = super::use_job_shard(nav, cat.clone());
+    let (job, shard) = crate::ui::context::use_job_shard(nav, cat.clone());
     let on_change = move |ev: leptos::ev::Event| {
         if let Some((name, value, _)) = web::control_of(&ev) {
             nav.push(|s| {

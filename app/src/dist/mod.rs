@@ -3,6 +3,9 @@
 //! such families, orders their bins by value, and builds the base-vs-head distribution of a job
 //! with bar heights, per-run values and the notes of the reports behind the numbers.
 
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+
 use crate::catalog::Catalog;
 use crate::compare;
 use crate::html::{link, select, Html};
@@ -554,7 +557,7 @@ pub fn apply_control(s: &mut ViewState, name: &str, value: &str) -> bool {
 mod tests {
     use super::*;
     use crate::catalog::tests::sample_index;
-    use crate::chart::tests::series;
+    use crate::trend::chart::tests::series;
     use model::{Points, SectionMeta, SeriesData};
 
     #[test]

@@ -1,12 +1,12 @@
 //! The compare view: one job's metrics between a base and a head commit, as lkp's ncompare
 //! prints them; filter by namespace and direction, sort, click a row for its trend.
 
-use super::Shared;
-use super::{commit_option_label, Cat, Nav};
 use crate::catalog::Catalog;
 use crate::compare::{self, Row};
 use crate::facets;
+use crate::shared::Shared;
 use crate::state::{FacetKey, SortKey, Tab};
+use crate::ui::context::{commit_option_label, Cat, Nav};
 use crate::{views, web};
 use leptos::prelude::*;
 use model::Direction;
@@ -27,7 +27,7 @@ struct Table {
 pub fn CompareView() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let (job, shard) = super::use_job_shard(nav, cat.clone());
+    let (job, shard) = crate::ui::context::use_job_shard(nav, cat.clone());
     let c3 = cat.clone();
     let table = Memo::new(move |_| {
         let loaded = shard.get()?;

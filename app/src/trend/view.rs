@@ -2,10 +2,12 @@
 //! container, shows a tooltip from Rust hit-testing, a legend to show/hide series and the
 //! commit range pickers. All decisions are in `views::trend_model` and `chart`.
 
-use super::{commit_option_label, Cat, Nav, Shared};
-use crate::chart::{css, Geometry, Size};
+use crate::shared::Shared;
+use crate::trend::chart::{css, Geometry, Size};
+use crate::trend::draw;
+use crate::ui::context::{commit_option_label, Cat, Nav};
 use crate::views::{self, TrendModel};
-use crate::{draw, web};
+use crate::web;
 use leptos::prelude::*;
 use model::stats::{format_change, format_value};
 use model::ChangeKind;
@@ -75,7 +77,7 @@ impl Chart {
 pub fn Trend() -> impl IntoView {
     let nav = expect_context::<Nav>();
     let cat = expect_context::<Cat>();
-    let dark = expect_context::<super::Dark>();
+    let dark = expect_context::<crate::ui::theme::Dark>();
     let data = trend_data(nav, &cat);
     let model = data.model;
     let steps = detected_steps(&cat, data);
@@ -84,19 +86,19 @@ pub fn Trend() -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let chart = Chart::new();
     track_width(wrapper, chart.width);
-    let (ccat, loaded) = (cat.clone(), expect_context::<super::Loaded>());
+    let (ccat, loaded) = (cat.clone(), expect_context::<crate::ui::context::Loaded>());
     Effect::new(move |_| {
         let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
             return;
         };
-        let theme = if dark.0.get() { &crate::chart::DARK } else { &crate::chart::LIGHT };
+        let theme = if dark.0.get() { &crate::trend::chart::DARK } else { &crate::trend::chart::LIGHT };
         let w = chart.width.get().floor();
         if w < 10.0 {
             return;
         }
         draw_chart(c, &m.0, w, theme, chart);
         // the chart is up: the rest of its catalog (reports, every metric) follows
-        super::complete_after_paint(&ccat, loaded);
+        crate::ui::context::complete_after_paint(&ccat, loaded);
     });
 
     let on_click = on_point_click(&cat, nav, model, chart.geometry);
@@ -210,7 +212,7 @@ fn track_width(wrapper: NodeRef<leptos::html::Div>, width: RwSignal<f64>) {
 }
 
 /// Draw `m` on the canvas, `w` CSS pixels wide, and record what was drawn in `chart`.
-fn draw_chart(c: web_sys::HtmlCanvasElement, m: &TrendModel, w: f64, theme: &crate::chart::Theme, chart: Chart) {
+fn draw_chart(c: web_sys::HtmlCanvasElement, m: &TrendModel, w: f64, theme: &crate::trend::chart::Theme, chart: Chart) {
     let dpr = web::device_pixel_ratio();
     c.set_width((w * dpr).round() as u32);
     c.set_height((HEIGHT * dpr).round() as u32);
@@ -326,14 +328,14 @@ fn chart_export(
     width: RwSignal<f64>,
     canvas: NodeRef<leptos::html::Canvas>,
 ) -> impl IntoView {
-    let dark = expect_context::<super::Dark>();
+    let dark = expect_context::<crate::ui::theme::Dark>();
     let file = move |ext: &str| {
         let metric = nav.state.with_untracked(|s| s.metric.clone()).unwrap_or_else(|| "trend".into());
         crate::export::file_name(&metric, ext)
     };
     let export_svg = move |_| {
         let Some(Ok(m)) = model.get_untracked() else { return };
-        let theme = if dark.0.get_untracked() { &crate::chart::DARK } else { &crate::chart::LIGHT };
+        let theme = if dark.0.get_untracked() { &crate::trend::chart::DARK } else { &crate::trend::chart::LIGHT };
         let m = &m.0;
         let svg = draw::svg(&m.data, &m.slot_labels, m.selected_slot, width.get_untracked().floor(), HEIGHT, theme);
         let _ = web::download(&file("svg"), &svg, "image/svg+xml");

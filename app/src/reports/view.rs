@@ -2,10 +2,10 @@
 //! the open report's page (its document: every table as Compare shows it, fail:runs rows, the
 //! perf-profile call tree, the job's other reports, the reproduce script, the replies' notes).
 
-use super::mail::{Mail, MailState};
-use super::{Cat, Nav};
+use crate::mail::state::{Mail, MailState};
 use crate::reports;
 use crate::state::{FacetKey, Tab};
+use crate::ui::context::{Cat, Nav};
 use crate::web;
 use leptos::prelude::*;
 use model::find::{self, Target};
@@ -50,6 +50,12 @@ fn index_of(root: &model::Root, list: &[ReportSummary]) -> find::Index {
         }
     }
     find::Index::new(list, &tcs, &metrics)
+}
+
+impl Default for Reports {
+    fn default() -> Reports {
+        Reports::new()
+    }
 }
 
 impl Reports {
@@ -625,7 +631,7 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let file_name = format!("reproduce-{}.sh", d.jobs.first().map_or("lkp", |j| j.testcase.as_str()));
     let inline = script.as_ref().and_then(|h| mail.as_ref()?.scripts.get(h).cloned());
     let script = match inline {
-        Some(text) => Some(super::commit::script_box(text, file_name).into_any()),
+        Some(text) => Some(crate::ui::commit::script_box(text, file_name).into_any()),
         None => script.map(|h| view! { <Script hash=h file_name=file_name /> }.into_any()),
     };
     view! {
@@ -648,7 +654,7 @@ fn Script(hash: String, file_name: String) -> impl IntoView {
     move || match text.get() {
         None => view! { <p class="loading">"loading the reproduce script…"</p> }.into_any(),
         Some(Err(e)) => view! { <div class="error" data-testid="error">{e}</div> }.into_any(),
-        Some(Ok(t)) => super::commit::script_box(t.to_string(), file_name.clone()).into_any(),
+        Some(Ok(t)) => crate::ui::commit::script_box(t.to_string(), file_name.clone()).into_any(),
     }
 }
 

@@ -2,6 +2,9 @@
 //! means, stddevs and the change as lkp prints it; filtering by namespace and direction and
 //! sorting by |change| or name.
 
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+
 use crate::state::SortKey;
 use model::stats::{change, change_kind, format_change, format_value};
 use model::{ChangeKind, Direction, JobShard, Points, SeriesData};
@@ -57,7 +60,7 @@ pub fn namespace(metric: &str) -> &str {
 
 /// Commits (positions, ascending) where the job has any value.
 pub fn commits(shard: &JobShard) -> Vec<u32> {
-    crate::chart::commits_with_data(&shard.series.iter().collect::<Vec<_>>())
+    crate::trend::chart::commits_with_data(&shard.series.iter().collect::<Vec<_>>())
 }
 
 /// Index of the observation of commit `c`: prefer one from report `report`, then one whose
@@ -153,7 +156,7 @@ pub fn view(rows: &[Row], ns: Option<&str>, dir: Option<Direction>, sort: SortKe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::tests::series;
+    use crate::trend::chart::tests::series;
 
     fn shard() -> JobShard {
         let mut write = series(0, &[(0, Some(10702.0), None, None), (1, Some(11259.0), Some(2.0), Some(5.2))]);

@@ -1,8 +1,16 @@
 //! "Bring your own mail", the plain part: the box above a mail read in the browser — what was
 //! read, that nothing left the browser, the importer's reason when it is not a report, every
 //! problem it named, a choice when the mail held several reports, and a link to the hosted copy
-//! when the dataset has the same report. The worker and the components are in `mailreader` and
-//! `ui::mail`.
+//! when the dataset has the same report. On the page (wasm only): `worker` starts the mail
+//! reader's Web Worker, `state` holds the page's mail and its read, `view` is the panel and the
+//! page-wide drop and paste listeners.
+
+#[cfg(target_arch = "wasm32")]
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 use crate::html::Html;
 use crate::put;
