@@ -90,24 +90,32 @@ fn is_archive(p: &Path) -> bool {
     crate::archive::inbox::epochs(p).is_some()
 }
 
+/// The files under `p` (itself, when a file), in name order, hidden entries (`.name`) left out and
+/// symlinks followed; a list archive is not walked into but taken whole.
 fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
-    match std::fs::metadata(p) {
-        Ok(m) if m.is_dir() && is_archive(p) => archives.push(p.to_path_buf()),
-        Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
-            Ok(rd) => {
-                let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-                entries.sort();
-                for e in entries {
-                    let hidden = e.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'));
-                    if !hidden {
-                        walk(&e, files, archives, errors);
-                    }
-                }
+    let hidden = |e: &walkdir::DirEntry| e.depth() > 0 && e.file_name().to_str().is_some_and(|n| n.starts_with('.'));
+    let mut it =
+        walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name().into_iter().filter_entry(|e| !hidden(e));
+    while let Some(entry) = it.next() {
+        match entry {
+            Ok(e) if e.file_type().is_dir() && is_archive(e.path()) => {
+                archives.push(e.into_path());
+                it.skip_current_dir();
             }
-            Err(e) => errors.push(format!("{}: cannot read directory: {e}", p.display())),
-        },
-        Ok(_) => files.push(p.to_path_buf()),
-        Err(e) => errors.push(format!("{}: {e}", p.display())),
+            Ok(e) if e.file_type().is_dir() => {}
+            Ok(e) => files.push(e.into_path()),
+            Err(e) => errors.push(walk_error(&e)),
+        }
+    }
+}
+
+/// A walk's error as the import names it: the path, and what failed there.
+fn walk_error(e: &walkdir::Error) -> String {
+    let path = e.path().map_or_else(String::new, |p| p.display().to_string());
+    let why = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+    match e.path() {
+        Some(p) if p.is_dir() => format!("{path}: cannot read directory: {why}"),
+        _ => format!("{path}: {why}"),
     }
 }
 

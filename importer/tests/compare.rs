@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use compare::{changed_stats, lkp_records, CompareOptions, Matrix};
 use model::{ChangeKind, Direction};
-use serde_yaml::Value as Yaml;
+use serde_norway::Value as Yaml;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lkp-tests/stats_changed_stats")
@@ -81,7 +81,7 @@ fn every_lkp_stats_changed_case_agrees() {
     let mut failures = Vec::new();
     let mut fields_checked = 0;
     for file in &files {
-        let case: Yaml = serde_yaml::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let case: Yaml = serde_norway::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
         // lkp's `__get_changed_stats(matrix_a, matrix_b)`: a is the head, b the base.
         let head = matrix(&case["matrix_a"]);
         let base = matrix(&case["matrix_b"]);
@@ -260,7 +260,7 @@ fn variance_needs_ten_runs() {
 #[test]
 fn changed_stat_for_a_regression() {
     let case: Yaml =
-        serde_yaml::from_str(&std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap()).unwrap();
+        serde_norway::from_str(&std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap()).unwrap();
     let head = matrix(&case["matrix_a"]);
     let base = matrix(&case["matrix_b"]);
     let got = changed_stats(&base, &head, &more());

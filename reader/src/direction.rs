@@ -240,7 +240,7 @@ fn perf_prefix_lines() -> String {
 }
 
 fn thresholds(text: &str) -> Vec<(Regex, f64, bool)> {
-    let map: serde_yaml::Mapping = serde_yaml::from_str(text).unwrap_or_default();
+    let map: serde_norway::Mapping = serde_norway::from_str(text).unwrap_or_default();
     map.iter()
         .filter_map(|(k, v)| {
             let re = Regex::new(&format!("^(?:{})$", ruby_to_rust_regex(k.as_str()?))).ok()?;
@@ -337,9 +337,9 @@ pub fn keep_runs<T>(row: &mut Vec<T>, keep: &[bool]) {
     });
 }
 
-/// Reads a `pattern: weight` YAML mapping in file order (serde_yaml's `Mapping` keeps it).
+/// Reads a `pattern: weight` YAML mapping in file order (serde_norway's `Mapping` keeps it).
 fn read_list(text: &str, name: &str) -> Result<Vec<(String, i8)>, String> {
-    let map: serde_yaml::Mapping = serde_yaml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+    let map: serde_norway::Mapping = serde_norway::from_str(text).map_err(|e| format!("{name}: {e}"))?;
     let mut out = Vec::with_capacity(map.len());
     for (k, v) in map {
         let Some(pattern) = k.as_str() else { continue };

@@ -407,7 +407,7 @@ impl PathAxes {
 /// A run's `job.yaml` (first YAML document, as lkp's `Job#load`).
 #[derive(Debug, Clone, Default)]
 pub struct JobYaml {
-    pub map: serde_yaml::Mapping,
+    pub map: serde_norway::Mapping,
 }
 
 /// Keys of a result-dir job.yaml that are not test parameters (docs §2: queue, host, build/boot
@@ -588,20 +588,20 @@ impl JobYaml {
     }
 }
 
-fn collect_params(map: &serde_yaml::Mapping, out: &mut Params) {
+fn collect_params(map: &serde_norway::Mapping, out: &mut Params) {
     for (k, v) in map {
         let Some(key) = k.as_str() else { continue };
         if !is_param_key(key) {
             continue;
         }
         match v {
-            serde_yaml::Value::Null | serde_yaml::Value::Sequence(_) => {}
-            serde_yaml::Value::Mapping(m) => {
+            serde_norway::Value::Null | serde_norway::Value::Sequence(_) => {}
+            serde_norway::Value::Mapping(m) => {
                 if !MONITORS.contains(&key) {
                     collect_params(m, out);
                 }
             }
-            serde_yaml::Value::Tagged(t) => {
+            serde_norway::Value::Tagged(t) => {
                 if let Some(s) = scalar_string(&t.value) {
                     out.insert(key.to_string(), s);
                 }
@@ -617,11 +617,11 @@ fn collect_params(map: &serde_yaml::Mapping, out: &mut Params) {
 
 /// A YAML scalar as text. (YAML reads an unquoted `0x16` as the number 22; lkp quotes such
 /// values, e.g. `ucode: '0x4003303'`, so the text is kept.)
-fn scalar_string(v: &serde_yaml::Value) -> Option<String> {
+fn scalar_string(v: &serde_norway::Value) -> Option<String> {
     match v {
-        serde_yaml::Value::String(s) => Some(s.clone()),
-        serde_yaml::Value::Bool(b) => Some(b.to_string()),
-        serde_yaml::Value::Number(n) => Some(n.to_string()),
+        serde_norway::Value::String(s) => Some(s.clone()),
+        serde_norway::Value::Bool(b) => Some(b.to_string()),
+        serde_norway::Value::Number(n) => Some(n.to_string()),
         _ => None,
     }
 }
@@ -630,18 +630,18 @@ fn scalar_string(v: &serde_yaml::Value) -> Option<String> {
 pub fn read_job(path: &Path) -> Result<JobYaml, ResultRootError> {
     let text = fs::read(path).map_err(|e| io_err(path, e))?;
     let text = String::from_utf8_lossy(&text);
-    let yaml_err = |e: serde_yaml::Error| {
+    let yaml_err = |e: serde_norway::Error| {
         let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
         ResultRootError::Yaml { path: path.to_path_buf(), line, column, message: e.to_string() }
     };
-    let first = serde_yaml::Deserializer::from_str(&text).next();
+    let first = serde_norway::Deserializer::from_str(&text).next();
     let value = match first {
         Some(doc) => serde::Deserialize::deserialize(doc).map_err(yaml_err)?,
-        None => serde_yaml::Value::Null,
+        None => serde_norway::Value::Null,
     };
     match value {
-        serde_yaml::Value::Mapping(map) => Ok(JobYaml { map }),
-        serde_yaml::Value::Null => Ok(JobYaml::default()),
+        serde_norway::Value::Mapping(map) => Ok(JobYaml { map }),
+        serde_norway::Value::Null => Ok(JobYaml::default()),
         _ => Err(ResultRootError::Format { path: path.to_path_buf(), message: "job.yaml is not a mapping".into() }),
     }
 }
@@ -810,8 +810,8 @@ pub fn create_run_stats(run: &Path) -> Result<RunStats, ResultRootError> {
     // Ruby's `to_f` of a missing key or a non-number is 0, which means "no bound".
     let bound = |key: &str| -> f64 {
         match job.map.get(key) {
-            Some(serde_yaml::Value::Number(n)) => n.as_f64().unwrap_or(0.0),
-            Some(serde_yaml::Value::String(s)) => ruby_to_f(s),
+            Some(serde_norway::Value::Number(n)) => n.as_f64().unwrap_or(0.0),
+            Some(serde_norway::Value::String(s)) => ruby_to_f(s),
             _ => 0.0,
         }
     };

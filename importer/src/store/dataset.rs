@@ -200,20 +200,14 @@ struct Seen {
 
 /// Files under the published directories of `dir` that are not in `named`.
 fn strays(dir: &Path, named: &BTreeSet<String>) -> Vec<String> {
-    fn walk(dir: &Path, rel: &str, named: &BTreeSet<String>, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir.join(rel)) else { return };
-        for e in entries.flatten() {
-            let name = format!("{rel}/{}", e.file_name().to_string_lossy());
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                walk(dir, &name, named, out);
-            } else if !named.contains(&name) {
-                out.push(name);
-            }
-        }
-    }
     let mut out = Vec::new();
     for d in paths::DIRS {
-        walk(dir, d, named, &mut out);
+        for e in walkdir::WalkDir::new(dir.join(d)).into_iter().flatten() {
+            let rel = e.path().strip_prefix(dir).unwrap_or(e.path()).display().to_string();
+            if !e.file_type().is_dir() && !named.contains(&rel) {
+                out.push(rel);
+            }
+        }
     }
     out.sort();
     out

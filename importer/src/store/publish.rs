@@ -230,18 +230,23 @@ fn replace_root(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::File::open(out)?.sync_all()
 }
 
+/// Remove the files under `dir` that `keep` does not name, and the directories left empty; how many
+/// files went.
 fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> {
+    if std::fs::read_dir(dir).is_err() {
+        return Ok(0);
+    }
     let mut removed = 0;
-    let Ok(rd) = std::fs::read_dir(dir) else { return Ok(0) };
-    for e in rd {
-        let p = e?.path();
-        if p.is_dir() {
-            removed += remove_stale(&p, keep)?;
-            if std::fs::read_dir(&p)?.next().is_none() {
-                std::fs::remove_dir(&p)?;
+    // a directory after its contents: emptied, it goes too
+    for e in walkdir::WalkDir::new(dir).min_depth(1).contents_first(true) {
+        let e = e?;
+        let p = e.path();
+        if e.file_type().is_dir() {
+            if std::fs::read_dir(p)?.next().is_none() {
+                std::fs::remove_dir(p)?;
             }
-        } else if !keep.contains(&p) {
-            std::fs::remove_file(&p)?;
+        } else if !keep.contains(p) {
+            std::fs::remove_file(p)?;
             removed += 1;
         }
     }
