@@ -260,7 +260,8 @@ fn variance_needs_ten_runs() {
 #[test]
 fn changed_stat_for_a_regression() {
     let case: Yaml =
-        serde_norway::from_str(&std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap()).unwrap();
+        serde_norway::from_str(&std::fs::read_to_string(fixtures().join("fxmark_big_regression.yaml")).unwrap())
+            .unwrap();
     let head = matrix(&case["matrix_a"]);
     let base = matrix(&case["matrix_b"]);
     let got = changed_stats(&base, &head, &more());

@@ -132,6 +132,51 @@ impl ReportSummary {
         let tc = self.testcases.first()?;
         (!self.machine.is_empty()).then(|| crate::job_id(tc, &self.machine, &self.params))
     }
+
+    /// A report in a line (the root's newest list, the reports lists, a report page's own):
+    /// every testcase of its tables (the first table's first), its first table's job, base and
+    /// head, its first headline with the change as its table prints it, its branch.
+    pub fn of(rd: &ReportDoc) -> ReportSummary {
+        let mut testcases: Vec<String> = Vec::new();
+        for s in &rd.sections {
+            for r in s.rows.iter().filter(|r| !r.aggregate && !r.metric.is_empty()) {
+                let tc = rd.jobs.get(r.job as usize).map(|j| &j.testcase);
+                if let Some(tc) = tc.filter(|tc| !tc.is_empty() && !testcases.contains(tc)) {
+                    testcases.push(tc.clone());
+                }
+            }
+        }
+        let h = rd.headlines.first();
+        let first = rd.sections.first();
+        let job = first.and_then(|s| s.rows.first()).and_then(|r| rd.jobs.get(r.job as usize));
+        let head = first.and_then(|s| s.commits.get(1).or(s.commits.first()));
+        ReportSummary {
+            base: first.filter(|s| s.commits.len() > 1).and_then(|s| s.commits.first()).cloned(),
+            message_id: rd.message_id.clone(),
+            branch: branch_of(rd, head.map(|h| h.as_str())),
+            machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
+            params: job.map(|j| j.params.clone()).unwrap_or_default(),
+            id: rd.id.clone(),
+            date: rd.date.clone(),
+            time: rd.date.as_deref().and_then(crate::date::parse_date),
+            subject: rd.subject.clone(),
+            testcases,
+            metric: h.map(|h| h.metric.clone()),
+            change: h.and_then(|h| rd.headline_change(h)),
+            word: h.map(|h| h.word.clone()).unwrap_or_default(),
+            commit: head.cloned(),
+        }
+    }
+}
+
+/// `linus:master` from a subject `[linus:master] …`, else the head commit's branch.
+fn branch_of(rd: &ReportDoc, head: Option<&str>) -> Option<String> {
+    let tag = rd.subject.as_deref().and_then(|s| s.strip_prefix('[')).and_then(|s| s.split_once(']')).map(|t| t.0);
+    if let Some(t) = tag.filter(|t| t.contains(':') && !t.contains(' ')) {
+        return Some(t.to_string());
+    }
+    let c = rd.commits.iter().find(|c| Some(c.id.as_str()) == head || head.is_some_and(|h| h.starts_with(&c.id)));
+    c.and_then(|c| c.branch.clone())
 }
 
 /// `data/s/<testcase>/<hash>.json`: the series of a group of metrics of one testcase (metrics

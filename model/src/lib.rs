@@ -6,6 +6,7 @@
 
 pub mod assemble;
 pub mod changes;
+pub mod date;
 pub mod find;
 pub mod order;
 pub mod paths;

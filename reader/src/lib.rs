@@ -8,7 +8,6 @@
 //! `threads` tells a report from a reply; `docfile` turns a document into its `model::ReportDoc`
 //! (metric directions from `direction`, links from `links`). `upload` is all of it for one mail.
 
-pub mod date;
 pub mod direction;
 pub mod doc;
 pub mod docfile;

@@ -73,8 +73,8 @@ pub fn reply(source: &str, scan: &Scan, msg: &Message, doc: &Document) -> Reply 
 
 /// The note of a reply: its date and sender, then its own (unquoted) text.
 pub fn note_of(msg: &Message) -> String {
-    let date = msg.date.as_deref().and_then(crate::date::parse_date).map(|t| {
-        let (y, m, d) = crate::date::civil_from_days(t.div_euclid(86_400));
+    let date = msg.date.as_deref().and_then(model::date::parse_date).map(|t| {
+        let (y, m, d) = model::date::civil_from_days(t.div_euclid(86_400));
         format!("{y:04}-{m:02}-{d:02} ")
     });
     let name = msg.from.as_deref().map(sender_name).unwrap_or_default();

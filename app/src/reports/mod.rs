@@ -606,28 +606,6 @@ pub fn history_html(
     out
 }
 
-/// A report document's own summary: its first table's job and head commit, its first headline.
-pub fn doc_summary(d: &ReportDoc) -> ReportSummary {
-    let first = d.sections.first();
-    let job = first.and_then(|s| s.rows.first()).and_then(|r| d.jobs.get(r.job as usize));
-    let h = d.headlines.first();
-    ReportSummary {
-        id: d.id.clone(),
-        subject: d.subject.clone(),
-        date: d.date.clone(),
-        message_id: d.message_id.clone(),
-        testcases: job.map(|j| vec![j.testcase.clone()]).unwrap_or_default(),
-        machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
-        params: job.map(|j| j.params.clone()).unwrap_or_default(),
-        metric: h.map(|h| h.metric.clone()),
-        change: h.and_then(|h| h.change),
-        word: h.map(|h| h.word.clone()).unwrap_or_default(),
-        commit: first.and_then(|s| s.commits.get(1).cloned()),
-        base: first.and_then(|s| s.commits.first().cloned()),
-        ..Default::default()
-    }
-}
-
 /// From a catalog: the reports (other than `except`) with a table of job `job`, newest first,
 /// and the number of distinct commits every report of the job measured.
 pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportSummary>, usize) {
@@ -876,7 +854,7 @@ mod tests {
             .flat_map(|s| s.commits.iter().copied())
             .collect();
         assert_eq!(commits, all.len());
-        let s = doc_summary(&doc());
+        let s = ReportSummary::of(&doc());
         assert_eq!(
             (s.testcases, s.machine.as_str(), s.commit.as_deref(), s.base.as_deref()),
             (vec!["fio-basic".to_string()], "m1", Some("bbb"), Some("aaa"))

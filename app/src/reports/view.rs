@@ -720,7 +720,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
             other => web::unknown("action", other),
         }
     };
-    let me = crate::reports::doc_summary(&doc);
+    let me = ReportSummary::of(&doc);
     let tc = me.testcases.first().cloned().unwrap_or_default();
     let job = model::job_id(&tc, &me.machine, &me.params);
     let source = HistorySource::of(&cat, rep, &job);

@@ -7,8 +7,8 @@ use self::dedup::{dedup_documents, row_count};
 use self::headlines::{headlines_stage, is_kpi, testcase_info};
 use self::options::{FastHash, Options};
 use self::series::{jobs_stage, points_stage, usable};
+use model::date::parse_date;
 use model::{ChangeRecord, ChangeSource, Index, MetricInfo, Points, ReportDoc, Totals, SCHEMA_VERSION};
-use reader::date::parse_date;
 use reader::doc::Document;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -20,9 +20,7 @@ pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
         }
     }
     let mut out: Vec<ReportDoc> = docs.into_values().collect();
-    out.sort_by_cached_key(|d| {
-        (d.date.as_deref().and_then(reader::date::parse_date).unwrap_or(i64::MIN), d.id.clone())
-    });
+    out.sort_by_cached_key(|d| (d.date.as_deref().and_then(model::date::parse_date).unwrap_or(i64::MIN), d.id.clone()));
     Ok(out)
 }
 

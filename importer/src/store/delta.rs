@@ -119,7 +119,7 @@ fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), S
     }
     let key = |t: Option<i64>, s: &str| (t.unwrap_or(i64::MIN), s.to_string());
     let last = old.reports.iter().map(|r| key(r.time, &r.source)).max();
-    let first = docs.iter().map(|d| key(d.date.as_deref().and_then(reader::date::parse_date), &d.source)).min();
+    let first = docs.iter().map(|d| key(d.date.as_deref().and_then(model::date::parse_date), &d.source)).min();
     if last.is_some() && first.is_some() && first <= last {
         return not("a new report is not newer than every old one");
     }
@@ -192,7 +192,7 @@ fn commits_kept(old: &Index, table: &build::commits::CommitTable, commits: &[mod
 fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Skip> {
     let (mut all, mut times) = skeleton(old);
     let first_new = all.len();
-    times.extend(docs.iter().map(|d| d.date.as_deref().and_then(reader::date::parse_date)));
+    times.extend(docs.iter().map(|d| d.date.as_deref().and_then(model::date::parse_date)));
     all.extend(docs);
     let (table, commits) = build::commits::commits_stage(&all, &times, opts);
     if !commits_kept(old, &table, &commits) {

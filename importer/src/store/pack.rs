@@ -295,49 +295,6 @@ pub fn report_file(rd: &ReportDoc) -> File {
     (paths::report_doc(&rd.id), json(rd))
 }
 
-/// A report in a line, for the root's newest list.
-pub fn summary(rd: &ReportDoc) -> ReportSummary {
-    let mut testcases: Vec<String> = Vec::new();
-    for s in &rd.sections {
-        for r in &s.rows {
-            let tc = &rd.jobs[r.job as usize].testcase;
-            if !tc.is_empty() && !r.aggregate && !r.metric.is_empty() && !testcases.contains(tc) {
-                testcases.push(tc.clone());
-            }
-        }
-    }
-    let h = rd.headlines.first();
-    let first = rd.sections.first();
-    let job = first.and_then(|s| s.rows.first()).and_then(|r| rd.jobs.get(r.job as usize));
-    let head = first.and_then(|s| s.commits.get(1).or(s.commits.first()));
-    ReportSummary {
-        base: first.filter(|s| s.commits.len() > 1).and_then(|s| s.commits.first()).cloned(),
-        message_id: rd.message_id.clone(),
-        branch: branch_of(rd, head.map(|h| h.as_str())),
-        machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
-        params: job.map(|j| j.params.clone()).unwrap_or_default(),
-        id: rd.id.clone(),
-        date: rd.date.clone(),
-        time: rd.date.as_deref().and_then(reader::date::parse_date),
-        subject: rd.subject.clone(),
-        testcases,
-        metric: h.map(|h| h.metric.clone()),
-        change: h.and_then(|h| rd.headline_change(h)),
-        word: h.map(|h| h.word.clone()).unwrap_or_default(),
-        commit: head.cloned(),
-    }
-}
-
-/// `linus:master` from a subject `[linus:master] …`, else the head commit's branch.
-fn branch_of(rd: &ReportDoc, head: Option<&str>) -> Option<String> {
-    let tag = rd.subject.as_deref().and_then(|s| s.strip_prefix('[')).and_then(|s| s.split_once(']')).map(|t| t.0);
-    if let Some(t) = tag.filter(|t| t.contains(':') && !t.contains(' ')) {
-        return Some(t.to_string());
-    }
-    let c = rd.commits.iter().find(|c| Some(c.id.as_str()) == head || head.is_some_and(|h| h.starts_with(&c.id)));
-    c.and_then(|c| c.branch.clone())
-}
-
 /// Every summary of `all` once, newest first (undated last).
 pub fn newest_first(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
     all.sort_by(|a, b| b.time.unwrap_or(i64::MIN).cmp(&a.time.unwrap_or(i64::MIN)).then(a.id.cmp(&b.id)));
@@ -444,7 +401,7 @@ pub fn list_files(
     scripts: &BTreeMap<String, String>,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    let (root, pages) = root(entries, reports.len(), reports.iter().map(summary).collect());
+    let (root, pages) = root(entries, reports.len(), reports.iter().map(ReportSummary::of).collect());
     files.extend(pages);
     (files, root)
 }

@@ -1155,7 +1155,7 @@ impl Stamp {
     fn at(t: i64) -> Stamp {
         let local = t + 8 * 3600;
         let (days, secs) = (local.div_euclid(86_400), local.rem_euclid(86_400));
-        let (y, mo, d) = reader::date::civil_from_days(days);
+        let (y, mo, d) = model::date::civil_from_days(days);
         let weekday = (days + 4).rem_euclid(7) as usize;
         Stamp { y, mo, d, h: secs / 3600, mi: secs % 3600 / 60, sec: secs % 60, weekday }
     }

@@ -188,10 +188,10 @@ pub fn documents(shape: Shape) -> (Vec<Document>, Vec<GitLogEntry>) {
     (docs, log)
 }
 
-/// `1 Jan 2024 00:00:00`-style date of unix seconds (what `reader::date::parse_date` reads).
+/// `1 Jan 2024 00:00:00`-style date of unix seconds (what `model::date::parse_date` reads).
 fn date_of(t: i64) -> String {
     const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let (y, m, d) = reader::date::civil_from_days(t.div_euclid(86_400));
+    let (y, m, d) = model::date::civil_from_days(t.div_euclid(86_400));
     let s = t.rem_euclid(86_400);
     format!("{d} {} {y} {:02}:{:02}:{:02}", MONTHS[(m - 1) as usize], s / 3600, s / 60 % 60, s % 60)
 }
