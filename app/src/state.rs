@@ -57,13 +57,9 @@ impl Tab {
     /// reports list: so each tab is written only where the other would be read.
     fn query_value(self, has_metric: bool) -> Option<&'static str> {
         match self {
-            Tab::Reports if has_metric => Some("reports"),
-            Tab::Reports => None,
+            Tab::Reports if !has_metric => None,
             Tab::Trend if has_metric => None,
-            Tab::Trend => Some("trend"),
-            Tab::Compare => Some("compare"),
-            Tab::Changes => Some("changes"),
-            Tab::Dist => Some("dist"),
+            tab => Some(tab.as_str()),
         }
     }
 }
@@ -133,6 +129,7 @@ macro_rules! spelled {
     };
 }
 
+spelled!(Tab { Reports => "reports", Trend => "trend", Compare => "compare", Changes => "changes", Dist => "dist" });
 spelled!(SortKey { Change => "change", Name => "name" });
 spelled!(SourceFilter { Stated => "stated", Detected => "detected" });
 spelled!(SigFilter { Significant => "significant", NotSignificant => "not-significant", Unknown => "unknown" });
@@ -257,70 +254,20 @@ impl ViewState {
         self.facets.get(key).is_some_and(|s| s.contains(value))
     }
 
-    /// The query string (without `?`); empty for the default state.
+    /// The query string (without `?`); empty for the default state: `view`, the facets, then
+    /// every key of `KEYS` in its order.
     pub fn to_query(&self) -> String {
         let mut out: Vec<String> = Vec::new();
-        let mut one = |k: &str, v: &str| out.push(format!("{k}={}", encode(v)));
         if let Some(v) = self.tab.query_value(self.metric.is_some()) {
-            one("view", v);
+            out.push(format!("view={}", encode(v)));
         }
-        let mut parts: Vec<String> = Vec::new();
         for (key, values) in &self.facets {
-            parts.push(format!("{}={}", key.query_key(), join(values)));
+            out.push(format!("{}={}", key.query_key(), join(values)));
         }
-        out.append(&mut parts);
-        if let Some(m) = &self.metric {
-            out.push(format!("metric={}", encode(m)));
-        }
-        if !self.jobs.is_empty() {
-            out.push(format!("jobs={}", join(&self.jobs)));
-        }
-        for (k, v) in [
-            ("from", &self.from),
-            ("to", &self.to),
-            ("commit", &self.commit),
-            ("job", &self.job),
-            ("rid", &self.report),
-            ("report", &self.open),
-            ("q", &self.q),
-            ("base", &self.base),
-            ("head", &self.head),
-            ("ns", &self.ns),
-        ] {
-            if let Some(v) = v {
-                out.push(format!("{k}={}", encode(v)));
+        for k in KEYS {
+            if let Some(v) = k.write(self) {
+                out.push(format!("{}={v}", k.name));
             }
-        }
-        if let Some(d) = self.dir {
-            out.push(format!("dir={}", d.as_str()));
-        }
-        if self.sort != SortKey::default() {
-            out.push(format!("sort={}", self.sort.as_str()));
-        }
-        let c = &self.changes;
-        if let Some(ns) = &c.ns {
-            out.push(format!("ch.ns={}", encode(ns)));
-        }
-        if let Some(d) = c.dir {
-            out.push(format!("ch.dir={}", d.as_str()));
-        }
-        if let Some(src) = c.source {
-            out.push(format!("ch.source={}", src.as_str()));
-        }
-        if let Some(sig) = c.sig {
-            out.push(format!("ch.sig={}", sig.as_str()));
-        }
-        if let Some(min) = c.min {
-            out.push(format!("ch.min={min}"));
-        }
-        if let Some(n) = c.noise {
-            out.push(format!("ch.noise={n}"));
-        }
-        if c.headline {
-            out.push("ch.headline=1".into());
-        }
-        if c.sort != ChangesSort::default() {
-            out.push(format!("ch.sort={}", c.sort.as_str()));
         }
         out.join("&")
     }
@@ -343,79 +290,17 @@ impl ViewState {
                 notices.push(format!("dropped parameter `{}`: its value is not valid UTF-8", shorten(&key)));
                 continue;
             };
-            let single = || decode(raw_value).unwrap_or_default();
-            let set_one = |slot: &mut Option<String>, name: &str, notices: &mut Vec<String>| {
-                if slot.is_some() {
-                    notices.push(format!("parameter `{name}` given twice: the last one is used"));
-                }
-                *slot = Some(single());
-            };
+            let single = decode(raw_value).unwrap_or_default();
             match key.as_str() {
-                "view" => match single().as_str() {
-                    "reports" => (s.tab, view_given) = (Tab::Reports, true),
-                    "trend" => (s.tab, view_given) = (Tab::Trend, true),
-                    "compare" => (s.tab, view_given) = (Tab::Compare, true),
-                    "changes" => (s.tab, view_given) = (Tab::Changes, true),
-                    "dist" => (s.tab, view_given) = (Tab::Dist, true),
-                    other => notices.push(format!("unknown view `{}` ignored", shorten(other))),
+                "view" => match single.parse() {
+                    Ok(t) => (s.tab, view_given) = (t, true),
+                    Err(()) => notices.push(format!("unknown view `{}` ignored", shorten(&single))),
                 },
                 "testcase" => s.facets.entry(FacetKey::Testcase).or_default().extend(values),
                 "machine" => s.facets.entry(FacetKey::Machine).or_default().extend(values),
-                "jobs" => s.jobs.extend(values),
-                "metric" => set_one(&mut s.metric, "metric", &mut notices),
-                "from" => set_one(&mut s.from, "from", &mut notices),
-                "to" => set_one(&mut s.to, "to", &mut notices),
-                "commit" => set_one(&mut s.commit, "commit", &mut notices),
-                "job" => set_one(&mut s.job, "job", &mut notices),
-                "rid" => set_one(&mut s.report, "rid", &mut notices),
-                "report" => set_one(&mut s.open, "report", &mut notices),
-                "q" => set_one(&mut s.q, "q", &mut notices),
-                "base" => set_one(&mut s.base, "base", &mut notices),
-                "head" => set_one(&mut s.head, "head", &mut notices),
-                "ns" => set_one(&mut s.ns, "ns", &mut notices),
-                "dir" => match parse_direction(&single()) {
-                    Ok(d) => s.dir = Some(d),
-                    Err(n) => notices.push(n),
-                },
-                "ch.ns" => set_one(&mut s.changes.ns, "ch.ns", &mut notices),
-                "ch.dir" => match parse_direction(&single()) {
-                    Ok(d) => s.changes.dir = Some(d),
-                    Err(n) => notices.push(n),
-                },
-                "ch.source" => match single().parse() {
-                    Ok(v) => s.changes.source = Some(v),
-                    Err(()) => notices.push(format!("unknown change source `{}` ignored", shorten(&single()))),
-                },
-                "ch.sig" => match single().parse() {
-                    Ok(v) => s.changes.sig = Some(v),
-                    Err(()) => notices.push(format!("unknown significance `{}` ignored", shorten(&single()))),
-                },
-                "ch.min" => match Hundredths::parse(&single()) {
-                    Some(v) => s.changes.min = Some(v),
-                    None => {
-                        notices.push(format!("minimum change `{}` is not a number ≥ 0: ignored", shorten(&single())))
-                    }
-                },
-                "ch.noise" => match Hundredths::parse(&single()) {
-                    Some(v) => s.changes.noise = Some(v),
-                    None => notices
-                        .push(format!("minimum noise ratio `{}` is not a number ≥ 0: ignored", shorten(&single()))),
-                },
-                "ch.headline" => match single().as_str() {
-                    "1" => s.changes.headline = true,
-                    "0" => s.changes.headline = false,
-                    other => notices.push(format!("`ch.headline={}` ignored (1 or 0)", shorten(other))),
-                },
-                "ch.sort" => match single().parse() {
-                    Ok(v) => s.changes.sort = v,
-                    Err(()) => notices.push(format!("unknown sort `{}` ignored", shorten(&single()))),
-                },
-                "sort" => match single().parse() {
-                    Ok(v) => s.sort = v,
-                    Err(()) => notices.push(format!("unknown sort `{}` ignored", shorten(&single()))),
-                },
-                k => match k.strip_prefix("p.") {
-                    Some(param) if !param.is_empty() => {
+                k => match (KEYS.iter().find(|q| q.name == k), k.strip_prefix("p.")) {
+                    (Some(q), _) => q.read(&mut s, single, values, &mut notices),
+                    (None, Some(param)) if !param.is_empty() => {
                         s.facets.entry(FacetKey::Param(param.to_string())).or_default().extend(values)
                     }
                     _ => notices.push(format!("unknown parameter `{}` ignored", shorten(k))),
@@ -428,6 +313,157 @@ impl ViewState {
         (s, notices)
     }
 }
+
+/// One query key of `KEYS` and its slot in the view state: how it is written and read back, in
+/// one place, so that `parse` and `to_query` are inverses by construction.
+struct QueryKey {
+    name: &'static str,
+    slot: Slot,
+}
+
+enum Slot {
+    /// One text value; given twice, the last one is used (and named in a notice).
+    Text(fn(&ViewState) -> &Option<String>, fn(&mut ViewState) -> &mut Option<String>),
+    /// A set of text values, `,`-separated.
+    Set(fn(&ViewState) -> &BTreeSet<String>, fn(&mut ViewState) -> &mut BTreeSet<String>),
+    /// A value with a spelling: `None` when the state holds the default; reading gives the notice
+    /// when the text is not one.
+    Spelled(fn(&ViewState) -> Option<String>, fn(&mut ViewState, &str) -> Result<(), String>),
+}
+
+impl QueryKey {
+    /// The value's query form, `None` when the key is absent.
+    fn write(&self, s: &ViewState) -> Option<String> {
+        match &self.slot {
+            Slot::Text(get, _) => get(s).as_deref().map(encode),
+            Slot::Set(get, _) => Some(get(s)).filter(|v| !v.is_empty()).map(join),
+            Slot::Spelled(get, _) => get(s).map(|v| encode(&v)),
+        }
+    }
+
+    /// Read the key's decoded value (`single`, or its `,`-separated `values`) into `s`.
+    fn read(&self, s: &mut ViewState, single: String, values: Vec<String>, notices: &mut Vec<String>) {
+        match &self.slot {
+            Slot::Text(_, slot) => {
+                if slot(s).replace(single).is_some() {
+                    notices.push(format!("parameter `{}` given twice: the last one is used", self.name));
+                }
+            }
+            Slot::Set(_, slot) => slot(s).extend(values),
+            Slot::Spelled(_, set) => {
+                if let Err(n) = set(s, &single) {
+                    notices.push(n);
+                }
+            }
+        }
+    }
+}
+
+/// `value` into `slot`, or the notice why not.
+fn put<T>(slot: &mut T, value: Result<T, String>) -> Result<(), String> {
+    *slot = value?;
+    Ok(())
+}
+
+/// A text key of field `$($f).+`.
+macro_rules! text {
+    ($name:literal, $($f:ident).+) => {
+        QueryKey { name: $name, slot: Slot::Text(|s| &s.$($f).+, |s| &mut s.$($f).+) }
+    };
+}
+
+/// Every query key but `view` and the facets, in the order `to_query` writes them.
+const KEYS: &[QueryKey] = &[
+    text!("metric", metric),
+    QueryKey { name: "jobs", slot: Slot::Set(|s| &s.jobs, |s| &mut s.jobs) },
+    text!("from", from),
+    text!("to", to),
+    text!("commit", commit),
+    text!("job", job),
+    text!("rid", report),
+    text!("report", open),
+    text!("q", q),
+    text!("base", base),
+    text!("head", head),
+    text!("ns", ns),
+    QueryKey {
+        name: "dir",
+        slot: Slot::Spelled(|s| s.dir.map(|d| d.as_str().into()), |s, v| put(&mut s.dir, parse_direction(v).map(Some))),
+    },
+    QueryKey {
+        name: "sort",
+        slot: Slot::Spelled(
+            |s| (s.sort != SortKey::default()).then(|| s.sort.as_str().into()),
+            |s, v| put(&mut s.sort, v.parse().map_err(|()| format!("unknown sort `{}` ignored", shorten(v)))),
+        ),
+    },
+    text!("ch.ns", changes.ns),
+    QueryKey {
+        name: "ch.dir",
+        slot: Slot::Spelled(
+            |s| s.changes.dir.map(|d| d.as_str().into()),
+            |s, v| put(&mut s.changes.dir, parse_direction(v).map(Some)),
+        ),
+    },
+    QueryKey {
+        name: "ch.source",
+        slot: Slot::Spelled(
+            |s| s.changes.source.map(|v| v.as_str().into()),
+            |s, v| {
+                let bad = |()| format!("unknown change source `{}` ignored", shorten(v));
+                put(&mut s.changes.source, v.parse().map(Some).map_err(bad))
+            },
+        ),
+    },
+    QueryKey {
+        name: "ch.sig",
+        slot: Slot::Spelled(
+            |s| s.changes.sig.map(|v| v.as_str().into()),
+            |s, v| {
+                let bad = |()| format!("unknown significance `{}` ignored", shorten(v));
+                put(&mut s.changes.sig, v.parse().map(Some).map_err(bad))
+            },
+        ),
+    },
+    QueryKey {
+        name: "ch.min",
+        slot: Slot::Spelled(
+            |s| s.changes.min.map(|v| v.to_string()),
+            |s, v| {
+                let bad = || format!("minimum change `{}` is not a number ≥ 0: ignored", shorten(v));
+                put(&mut s.changes.min, Hundredths::parse(v).map(Some).ok_or_else(bad))
+            },
+        ),
+    },
+    QueryKey {
+        name: "ch.noise",
+        slot: Slot::Spelled(
+            |s| s.changes.noise.map(|v| v.to_string()),
+            |s, v| {
+                let bad = || format!("minimum noise ratio `{}` is not a number ≥ 0: ignored", shorten(v));
+                put(&mut s.changes.noise, Hundredths::parse(v).map(Some).ok_or_else(bad))
+            },
+        ),
+    },
+    QueryKey {
+        name: "ch.headline",
+        slot: Slot::Spelled(
+            |s| s.changes.headline.then(|| "1".into()),
+            |s, v| match v {
+                "1" => put(&mut s.changes.headline, Ok(true)),
+                "0" => put(&mut s.changes.headline, Ok(false)),
+                other => Err(format!("`ch.headline={}` ignored (1 or 0)", shorten(other))),
+            },
+        ),
+    },
+    QueryKey {
+        name: "ch.sort",
+        slot: Slot::Spelled(
+            |s| (s.changes.sort != ChangesSort::default()).then(|| s.changes.sort.as_str().into()),
+            |s, v| put(&mut s.changes.sort, v.parse().map_err(|()| format!("unknown sort `{}` ignored", shorten(v)))),
+        ),
+    },
+];
 
 fn parse_direction(v: &str) -> Result<Direction, String> {
     v.parse().map_err(|()| format!("unknown direction `{}` ignored", shorten(v)))
