@@ -27,6 +27,7 @@ mod sealed {
     impl Sealed for str {}
     impl Sealed for String {}
     impl Sealed for super::Html {}
+    impl Sealed for super::Act {}
     impl<T: Sealed + ?Sized> Sealed for &T {}
     impl Sealed for usize {}
     impl Sealed for u8 {}
@@ -58,6 +59,63 @@ impl Fragment for Html {
 impl<T: Fragment + ?Sized> Fragment for &T {
     fn put_into(&self, out: &mut String) {
         (**self).put_into(out);
+    }
+}
+
+/// What a click on HTML written here asks of its view: the `data-act` of the clicked element.
+/// The builders write it and the views' handlers read it back (`web::action_of`) through this one
+/// type, so a handler can only match an action some HTML writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// Show every row of a report's table.
+    All,
+    /// The compare table of the distribution's pair.
+    Compare,
+    Csv,
+    /// A latency histogram's distribution.
+    Dist,
+    MailClose,
+    /// One of a mail's reports (value: its position).
+    MailPick,
+    /// The next page of a list.
+    More,
+    /// A report (value: its permalink key).
+    Open,
+    Png,
+    /// A report from the Changes view's newest headlines (value: its permalink key).
+    Report,
+    /// The commit panel with the reproduce script.
+    Reproduce,
+    /// A table's order (value: the sort key).
+    Sort,
+    Svg,
+    /// Select a testcase (value: its name).
+    Testcase,
+    /// The metric's trend.
+    Trend,
+}
+
+spelled!(Act {
+    All => "all",
+    Compare => "compare",
+    Csv => "csv",
+    Dist => "dist",
+    MailClose => "mail-close",
+    MailPick => "mail-pick",
+    More => "more",
+    Open => "open",
+    Png => "png",
+    Report => "report",
+    Reproduce => "reproduce",
+    Sort => "sort",
+    Svg => "svg",
+    Testcase => "testcase",
+    Trend => "trend",
+});
+
+impl Fragment for Act {
+    fn put_into(&self, out: &mut String) {
+        out.push_str(self.as_str());
     }
 }
 
@@ -254,6 +312,19 @@ pub fn link(out: &mut Html, url: Option<&str>, title: &str, inner: &Html) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_action_is_spelled_once_and_reads_back() {
+        let mut seen = std::collections::BTreeSet::new();
+        for a in Act::ALL {
+            assert!(seen.insert(a.as_str()), "{a:?} spelled twice");
+            assert_eq!(a.as_str().parse::<Act>(), Ok(*a));
+            let mut h = Html::new();
+            crate::put!(h, "<button data-act=\"{}\">", *a);
+            assert_eq!(h.into_string(), format!("<button data-act=\"{}\">", a.as_str()));
+        }
+        assert_eq!("trend ".parse::<Act>(), Err(()));
+    }
 
     fn text(s: &str) -> String {
         let mut h = Html::new();

@@ -105,30 +105,6 @@ pub enum ChangesSort {
     Commit,
 }
 
-/// `as_str`, `FromStr` and `ALL` for a view-state enum from one table of spellings: the URL, the
-/// controls' values and their handlers all go through it, so each string is written once.
-macro_rules! spelled {
-    ($t:ident { $($v:ident => $s:literal),+ $(,)? }) => {
-        impl $t {
-            pub const ALL: &'static [$t] = &[$($t::$v),+];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($t::$v => $s),+
-                }
-            }
-        }
-
-        impl std::str::FromStr for $t {
-            type Err = ();
-
-            fn from_str(s: &str) -> Result<$t, ()> {
-                $t::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(())
-            }
-        }
-    };
-}
-
 spelled!(Tab { Reports => "reports", Trend => "trend", Compare => "compare", Changes => "changes", Dist => "dist" });
 spelled!(SortKey { Change => "change", Name => "name" });
 spelled!(SourceFilter { Stated => "stated", Detected => "detected" });

@@ -331,11 +331,15 @@ pub async fn load_series(
 }
 
 /// For a click inside HTML written by `html`: the nearest `[data-act]` element's `data-act`,
-/// `data-value` and `data-i` (row position).
-pub fn action_of(ev: &web_sys::Event) -> Option<(String, String, Option<usize>)> {
+/// `data-value` and `data-i` (row position). An action no `Act` spells is `unknown`.
+pub fn action_of(ev: &web_sys::Event) -> Option<(crate::html::Act, String, Option<usize>)> {
     let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
     let el = target.closest("[data-act]").ok()??;
-    let act = el.get_attribute("data-act")?;
+    let name = el.get_attribute("data-act")?;
+    let Ok(act) = name.parse() else {
+        unknown("action", &name);
+        return None;
+    };
     let value = el.get_attribute("data-value").unwrap_or_default();
     let i = el.get_attribute("data-i").and_then(|i| i.parse().ok());
     Some((act, value, i))

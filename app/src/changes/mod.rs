@@ -7,7 +7,7 @@ pub mod view;
 
 use crate::catalog::Catalog;
 use crate::compare::namespace;
-use crate::html::{link, select, Html};
+use crate::html::{link, select, Act, Html};
 use crate::put;
 use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
 use crate::trend::chart::{css, legend, Rgb};
@@ -252,8 +252,9 @@ pub fn controls_html(f: &ChangesFilter, namespaces: &[(String, usize)]) -> Html 
         let active = if f.sort == key { " active" } else { "" };
         put!(
             o,
-            "<button class=\"sort{}\" data-act=\"sort\" data-value=\"{}\" data-testid=\"changes-sort-{}\">{}</button>",
+            "<button class=\"sort{}\" data-act=\"{}\" data-value=\"{}\" data-testid=\"changes-sort-{}\">{}</button>",
             active,
+            Act::Sort,
             label,
             label,
             label
@@ -322,10 +323,11 @@ pub fn row_html(o: &mut Html, ctx: &RowCtx, r: &ChangeRecord, i: usize) {
     put!(
         o,
         "\">{}</td><td class=\"num\">{}</td><td class=\"source\">{}</td><td class=\"links\">\
-         <button class=\"link\" data-act=\"trend\" data-i=\"{}\" data-testid=\"change-trend\">trend</button>",
+         <button class=\"link\" data-act=\"{}\" data-i=\"{}\" data-testid=\"change-trend\">trend</button>",
         sig_text(r),
         noise_text(r),
         source_text(r),
+        Act::Trend,
         i,
     );
     if let Some(rep) = report {
@@ -335,14 +337,16 @@ pub fn row_html(o: &mut Html, ctx: &RowCtx, r: &ChangeRecord, i: usize) {
     }
     put!(
         o,
-        "<button class=\"link\" data-act=\"reproduce\" data-i=\"{}\" data-testid=\"change-reproduce\" \
+        "<button class=\"link\" data-act=\"{}\" data-i=\"{}\" data-testid=\"change-reproduce\" \
          title=\"commit panel with the reproduce script\">reproduce</button>",
+        Act::Reproduce,
         i
     );
     if crate::dist::family(&r.metric).is_some_and(|p| ctx.histograms.contains(p)) {
         put!(
             o,
-            "<button class=\"link\" data-act=\"dist\" data-i=\"{}\" data-testid=\"change-dist\">distribution</button>",
+            "<button class=\"link\" data-act=\"{}\" data-i=\"{}\" data-testid=\"change-dist\">distribution</button>",
+            Act::Dist,
             i
         );
     }
@@ -449,11 +453,15 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
         l.regressions,
         l.improvements
     );
-    o.lit(if complete {
-        "<button class=\"export\" data-act=\"csv\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>"
+    if complete {
+        put!(
+            o,
+            "<button class=\"export\" data-act=\"{}\" data-testid=\"changes-csv\" title=\"every row shown, as CSV\">CSV</button></p>",
+            Act::Csv
+        );
     } else {
-        "<button class=\"export\" data-testid=\"changes-csv\" disabled title=\"once every change is loaded\">CSV</button></p>"
-    });
+        o.lit("<button class=\"export\" data-testid=\"changes-csv\" disabled title=\"once every change is loaded\">CSV</button></p>");
+    }
     let common: Vec<String> =
         m.common.iter().filter(|(_, v)| !v.is_empty()).map(|(tc, v)| format!("{tc}: {v}")).collect();
     if !common.is_empty() {
@@ -469,7 +477,8 @@ pub fn view_html(idx: &Index, m: &ChangesModel, f: &ChangesFilter, limit: usize)
     if more > 0 {
         put!(
             o,
-            "<button class=\"show-all\" data-act=\"more\" data-testid=\"changes-more\">show {} more ({} hidden)</button>",
+            "<button class=\"show-all\" data-act=\"{}\" data-testid=\"changes-more\">show {} more ({} hidden)</button>",
+            Act::More,
             more.min(PAGE),
             more
         );
@@ -597,26 +606,29 @@ pub fn recent_html(list: &[model::ReportSummary], s: &ViewState) -> Html {
         out,
         "<h2 class=\"view-title\">Newest headline changes, all testcases</h2><p class=\"hint\" data-testid=\"changes-hint\">{} of the newest \
          reports' headlines. Pick testcases in the filters to list every change they measured. \
-         <button class=\"export\" data-act=\"csv\" data-testid=\"recent-csv\" title=\"these rows, as CSV\">CSV</button></p>\
+         <button class=\"export\" data-act=\"{}\" data-testid=\"recent-csv\" title=\"these rows, as CSV\">CSV</button></p>\
          <table class=\"recent\" data-testid=\"recent-changes\"><thead><tr><th>date</th><th>headline</th>\
          <th>testcase</th><th>job</th><th>report</th></tr></thead><tbody>",
         ix.len()
-    );
+    ,
+        Act::Csv);
     for &i in &ix {
         let r = &list[i];
         let tc = r.testcases.first().map(String::as_str).unwrap_or("");
         put!(
             out,
             "<tr data-testid=\"recent-change\"><td>{}</td><td class=\"headline {}\">{}</td>\
-             <td><button data-act=\"testcase\" data-value=\"{}\">{}</button></td><td>{} {}</td>\
-             <td><button data-act=\"report\" data-value=\"{}\">{}</button></td></tr>",
+             <td><button data-act=\"{}\" data-value=\"{}\">{}</button></td><td>{} {}</td>\
+             <td><button data-act=\"{}\" data-value=\"{}\">{}</button></td></tr>",
             r.date.as_deref().map(short_date).unwrap_or_default(),
             word_class(&r.word),
             headline_text(r),
+            Act::Testcase,
             tc,
             tc,
             r.machine,
             key_params(r),
+            Act::Report,
             permalink_key(r),
             r.subject.as_deref().unwrap_or(&r.id),
         );

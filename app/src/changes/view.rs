@@ -5,6 +5,7 @@
 //! controls and links with one delegated handler each.
 
 use crate::changes::{self, ChangesModel, PAGE};
+use crate::html::Act;
 use crate::shared::Shared;
 use crate::state::{FacetKey, Tab};
 use crate::ui::context::{Cat, Nav};
@@ -33,28 +34,28 @@ pub fn ChangesView() -> impl IntoView {
     let c2 = cat.clone();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, i)) = web::action_of(&ev) else { return };
-        match act.as_str() {
-            "more" => limit.update(|n| *n += PAGE),
-            "report" => nav.push(|s| {
+        match act {
+            Act::More => limit.update(|n| *n += PAGE),
+            Act::Report => nav.push(|s| {
                 s.tab = Tab::Reports;
                 s.open = Some(value);
             }),
-            "testcase" => nav.push(|s| {
+            Act::Testcase => nav.push(|s| {
                 s.facets.insert(FacetKey::Testcase, [value].into());
             }),
-            "sort" => {
+            Act::Sort => {
                 limit.set(PAGE);
                 nav.replace(|s| {
                     changes::apply_control(&mut s.changes, "sort", &value, false);
                 });
             }
-            "csv" if testcases.with_untracked(|t| t.is_empty()) => {
+            Act::Csv if testcases.with_untracked(|t| t.is_empty()) => {
                 let list = &c2.root.newest;
                 let rows = nav.state.with_untracked(|s| changes::recent_rows(list, s));
                 let name = crate::export::file_name("newest-headlines", "csv");
                 let _ = web::download(&name, &crate::export::recent_csv(list, &rows), "text/csv");
             }
-            "csv" => {
+            Act::Csv => {
                 let Some(Ok(m)) = model.get_untracked() else { return };
                 let name = crate::export::file_name("changes", "csv");
                 let _ = web::download(&name, &crate::export::changes_csv(&c2.index, &m.0), "text/csv");
@@ -62,14 +63,14 @@ pub fn ChangesView() -> impl IntoView {
             _ => {
                 let Some(Ok(m)) = model.get_untracked() else { return };
                 let Some(r) = i.and_then(|i| m.0.row(i)) else { return };
-                match act.as_str() {
-                    "trend" => nav.push(|s| changes::open_trend(&c2, s, r)),
-                    "dist" => nav.push(|s| changes::open_dist(&c2, s, r)),
-                    "reproduce" => {
+                match act {
+                    Act::Trend => nav.push(|s| changes::open_trend(&c2, s, r)),
+                    Act::Dist => nav.push(|s| changes::open_dist(&c2, s, r)),
+                    Act::Reproduce => {
                         nav.push(|s| changes::open_reproduce(&c2, s, r));
                         web::scroll_to_testid("commit-panel");
                     }
-                    other => web::unknown("action", other),
+                    other => web::unknown("action", other.as_str()),
                 }
             }
         }

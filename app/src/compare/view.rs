@@ -4,6 +4,7 @@
 use crate::catalog::Catalog;
 use crate::compare::{self, Row};
 use crate::facets;
+use crate::html::Act;
 use crate::shared::Shared;
 use crate::state::{FacetKey, SortKey, Tab};
 use crate::ui::context::{commit_option_label, Cat, Nav};
@@ -289,7 +290,7 @@ fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str, dist: 
     let dist_link = dist.is_some().then(|| {
         view! {
             " "
-            <button class="link dist-link" data-act="dist" data-testid="dist-link" title="the whole latency histogram, base vs head">"distribution"</button>
+            <button class="link dist-link" data-act=Act::Dist.as_str() data-testid="dist-link" title="the whole latency histogram, base vs head">"distribution"</button>
         }
     });
     let pair = dist.unwrap_or_default();
@@ -301,7 +302,7 @@ fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str, dist: 
     };
     let open_trend = move |ev: leptos::ev::MouseEvent| {
         let (metric, testcase, job_id) = (metric.clone(), testcase.clone(), job_id.clone());
-        if web::action_of(&ev).is_some_and(|(act, _, _)| act == "dist") {
+        if web::action_of(&ev).is_some_and(|(act, _, _)| act == Act::Dist) {
             let (base, head) = pair.clone();
             nav.push(|s| {
                 s.tab = Tab::Dist;

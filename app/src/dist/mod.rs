@@ -8,7 +8,7 @@ pub mod view;
 
 use crate::catalog::Catalog;
 use crate::compare;
-use crate::html::{link, select, Html};
+use crate::html::{link, select, Act, Html};
 use crate::put;
 use crate::state::ViewState;
 use model::stats::format_value;
@@ -371,9 +371,10 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
     let mut o = Html::new();
     put!(
         o,
-        "<div class=\"compare-controls\">{}<button class=\"link\" data-act=\"compare\">all metrics of this pair (compare)</button></div>",
+        "<div class=\"compare-controls\">{}<button class=\"link\" data-act=\"{}\">all metrics of this pair (compare)</button></div>",
         controls_html(cat, &jobs, job, &commits, pair)
-    );
+    ,
+        Act::Compare);
     let dist = pair.map(|p| bins(cat, shard, prefix, p));
     match (dist, pair) {
         (Some(d), Some(p)) if !d.rows.is_empty() => {
@@ -381,14 +382,17 @@ pub fn page_html(cat: &Catalog, s: &ViewState, shard: &JobShard, job: usize, pre
             put!(
                 o,
                 "<p class=\"compare-summary\" data-testid=\"dist-caption\">{} bins of {} · base {} → head {}</p>\
-                 <p class=\"dist-export\">Export: <button class=\"export\" data-act=\"csv\" data-testid=\"dist-csv\">CSV</button> \
-                 <button class=\"export\" data-act=\"svg\" data-testid=\"dist-svg\">SVG</button> \
-                 <button class=\"export\" data-act=\"png\" data-testid=\"dist-png\">PNG</button></p>\
+                 <p class=\"dist-export\">Export: <button class=\"export\" data-act=\"{}\" data-testid=\"dist-csv\">CSV</button> \
+                 <button class=\"export\" data-act=\"{}\" data-testid=\"dist-svg\">SVG</button> \
+                 <button class=\"export\" data-act=\"{}\" data-testid=\"dist-png\">PNG</button></p>\
                  <div class=\"dist-body\"><div class=\"dist-figure\">{}</div>{}</div>",
                 d.rows.len(),
                 prefix,
                 short(p.0),
                 short(p.1),
+                Act::Csv,
+                Act::Svg,
+                Act::Png,
                 figure_html(&d),
                 notes_html(idx, &notes(idx, &d, job, p))
             );

@@ -2,6 +2,7 @@
 //! base against head, with the notes of the reports behind the numbers. The page is
 //! `dist::page_html`; this component loads the job's shard and handles the pickers.
 
+use crate::html::Act;
 use crate::state::Tab;
 use crate::ui::context::{Cat, Nav};
 use crate::{dist, web};
@@ -24,20 +25,20 @@ pub fn DistView() -> impl IntoView {
     let c2 = cat.clone();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, _, _)) = web::action_of(&ev) else { return };
-        match act.as_str() {
-            "compare" => {
+        match act {
+            Act::Compare => {
                 let id = job.get_untracked().map(|j| cat.index.jobs[j].id.clone());
                 nav.push(|s| {
                     s.tab = Tab::Compare;
                     s.job = id;
                 });
             }
-            "csv" | "svg" | "png" => {
+            Act::Csv | Act::Svg | Act::Png => {
                 let Some(Ok(Some(sh))) = shard.get_untracked() else { return };
                 let Some(j) = job.get_untracked() else { return };
-                nav.state.with_untracked(|s| export(&c2, s, &sh, j, &act));
+                nav.state.with_untracked(|s| export(&c2, s, &sh, j, act));
             }
-            other => web::unknown("action", other),
+            other => web::unknown("action", other.as_str()),
         }
     };
     let c3 = expect_context::<Cat>();
@@ -58,18 +59,18 @@ pub fn DistView() -> impl IntoView {
 }
 
 /// The distribution shown, downloaded as CSV, SVG or PNG (`what`).
-fn export(cat: &Cat, s: &crate::state::ViewState, shard: &model::JobShard, job: usize, what: &str) {
+fn export(cat: &Cat, s: &crate::state::ViewState, shard: &model::JobShard, job: usize, what: Act) {
     let Some(prefix) = s.metric.as_deref().and_then(dist::family) else { return };
     let Some((pair, d)) = dist::shown(cat, s, shard, job, prefix) else { return };
     let idx = &cat.index;
     let short = |c: u32| idx.commits[c as usize].short().to_string();
     let name = format!("{prefix}{}-{}", short(pair.0), short(pair.1));
-    let file = crate::export::file_name(&name, what);
+    let file = crate::export::file_name(&name, what.as_str());
     let label = crate::catalog::Catalog::describe_job(&idx.jobs[job]);
     let title = format!("{prefix} · base {} → head {}", short(pair.0), short(pair.1));
     let _ = match what {
-        "csv" => web::download(&file, &crate::export::dist_csv(idx, &d, pair), "text/csv"),
-        "svg" => web::download(&file, dist::figure_svg(&d, &title, &label).as_str(), "image/svg+xml"),
+        Act::Csv => web::download(&file, &crate::export::dist_csv(idx, &d, pair), "text/csv"),
+        Act::Svg => web::download(&file, dist::figure_svg(&d, &title, &label).as_str(), "image/svg+xml"),
         _ => {
             let (w, h) = dist::svg_size(&d);
             web::download_svg_as_png(&file, dist::figure_svg(&d, &title, &label).as_str(), w, h)

@@ -12,7 +12,7 @@ pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
-use crate::html::Html;
+use crate::html::{Act, Html};
 use crate::put;
 use model::Upload;
 
@@ -25,9 +25,10 @@ pub fn result_html(up: &Upload, pick: usize, hosted: Option<&str>) -> Html {
     put!(
         out,
         "<p><strong>{}</strong> ({}), read in this browser by the importer's parser: nothing was uploaded. \
-         <button data-act=\"mail-close\" data-testid=\"mail-close\">Close</button></p>",
+         <button data-act=\"{}\" data-testid=\"mail-close\">Close</button></p>",
         up.name,
-        bytes_label(up.bytes)
+        bytes_label(up.bytes),
+        Act::MailClose
     );
     if up.docs.is_empty() {
         let why = up.skipped.as_deref().unwrap_or("no report could be read");
@@ -36,7 +37,7 @@ pub fn result_html(up: &Upload, pick: usize, hosted: Option<&str>) -> Html {
     if up.docs.len() > 1 {
         put!(out, "<p>{} reports in this mail:</p><ol class=\"mail-docs\">", up.docs.len());
         for (i, d) in up.docs.iter().enumerate() {
-            put!(out, "<li><button data-act=\"mail-pick\" data-value=\"{}\"", i);
+            put!(out, "<li><button data-act=\"{}\" data-value=\"{}\"", Act::MailPick, i);
             if i == pick {
                 out.lit(" aria-current=\"true\"");
             }
@@ -48,7 +49,8 @@ pub fn result_html(up: &Upload, pick: usize, hosted: Option<&str>) -> Html {
         put!(
             out,
             "<p data-testid=\"mail-hosted\">This report is in the hosted data too: \
-             <button data-act=\"open\" data-value=\"{}\">open the hosted copy</button></p>",
+             <button data-act=\"{}\" data-value=\"{}\">open the hosted copy</button></p>",
+            Act::Open,
             key
         );
     }

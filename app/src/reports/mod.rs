@@ -6,7 +6,7 @@
 pub mod view;
 
 use crate::compare::{Cell, Row};
-use crate::html::{link, safe_href, select, Html};
+use crate::html::{link, safe_href, select, Act, Html};
 use crate::put;
 use crate::state::{FacetKey, SortKey, ViewState};
 use model::stats::{change_kind, format_value};
@@ -328,12 +328,13 @@ pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> Ht
         put!(
             out,
             "<li class=\"report-item{}\" data-testid=\"report-item\" data-report=\"{}\">\
-             <button class=\"report-open\" data-act=\"open\" data-value=\"{}\">\
+             <button class=\"report-open\" data-act=\"{}\" data-value=\"{}\">\
              <span class=\"when\">{}</span><span class=\"branch\">{}</span><span class=\"commit\">{}</span>\
              <span class=\"subject\">{}</span><span class=\"headline {}\">{}</span><span class=\"job\">{} · {} {}</span>\
              </button></li>",
             cls,
             key,
+            Act::Open,
             key,
             r.date.as_deref().map(short_date).unwrap_or_default(),
             r.branch.as_deref().unwrap_or(""),
@@ -445,10 +446,11 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
         put!(
             out,
             "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code> \
-             <button class=\"export\" data-act=\"csv\" data-value=\"{}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
+             <button class=\"export\" data-act=\"{}\" data-value=\"{}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
             title,
             model::short_id(&t.base),
             model::short_id(&t.head),
+            Act::Csv,
             i
         );
         if !t.rows.is_empty() {
@@ -489,9 +491,11 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     put!(
         out,
         "</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
-        <th><button class=\"sort\" data-act=\"sort\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
+        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
+        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
+        Act::Sort,
         SortKey::Name.as_str(),
+        Act::Sort,
         SortKey::Change.as_str()
     );
     let ix = crate::compare::view(rows, f.ns.as_deref(), f.dir, f.sort);
@@ -520,7 +524,8 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     if limit < ix.len() {
         put!(
             out,
-            "<tfoot><tr><td colspan=\"4\"><button data-act=\"all\">show all {} rows</button></td></tr></tfoot>",
+            "<tfoot><tr><td colspan=\"4\"><button data-act=\"{}\">show all {} rows</button></td></tr></tfoot>",
+            Act::All,
             ix.len()
         );
     }
@@ -586,7 +591,8 @@ pub fn history_html(
         let r = &list[i];
         put!(
             out,
-            "<li><a href=\"#\" data-act=\"open\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            "<li><a href=\"#\" data-act=\"{}\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            Act::Open,
             permalink_key(r),
             r.subject.as_deref().unwrap_or(&r.id),
             r.date.as_deref().map(short_date).unwrap_or_default(),
@@ -598,7 +604,8 @@ pub fn history_html(
     if let Some(m) = metric.filter(|_| commits >= 3) {
         put!(
             out,
-            "<button data-act=\"trend\" data-testid=\"job-trend\">Trend of {} over {} commits</button>",
+            "<button data-act=\"{}\" data-testid=\"job-trend\">Trend of {} over {} commits</button>",
+            Act::Trend,
             m,
             commits
         );

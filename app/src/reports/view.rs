@@ -2,7 +2,9 @@
 //! the open report's page (its document: every table as Compare shows it, fail:runs rows, the
 //! perf-profile call tree, the job's other reports, the reproduce script, the replies' notes).
 
+use crate::html::Act;
 use crate::mail::state::{Mail, MailState};
+use crate::put;
 use crate::reports;
 use crate::state::{FacetKey, Tab};
 use crate::ui::context::{Cat, Nav};
@@ -431,8 +433,8 @@ fn on_list_click(
 ) -> impl Fn(leptos::ev::MouseEvent) + 'static {
     move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
-        match act.as_str() {
-            "open" => {
+        match act {
+            Act::Open => {
                 // also when it is the open report: a mail shown instead of it gives way
                 mail.close();
                 nav.push(|s| {
@@ -440,11 +442,11 @@ fn on_list_click(
                     s.open = Some(value);
                 })
             }
-            "more" => {
+            Act::More => {
                 rep.ensure_all(root.clone());
                 shown.update(|n| *n += LIST_STEP);
             }
-            other => web::unknown("action", other),
+            other => web::unknown("action", other.as_str()),
         }
     }
 }
@@ -503,7 +505,7 @@ fn list_view(
         );
         html.html(&reports::list_html(&list, &ix[..n], open_key.get().as_deref())).lit("</ol>");
         if n < ix.len() || !complete {
-            html.lit("<button data-testid=\"reports-more\" data-act=\"more\">Show more</button>");
+            put!(html, "<button data-testid=\"reports-more\" data-act=\"{}\">Show more</button>", Act::More);
         }
         if ix.is_empty() && complete {
             html.lit("<p class=\"hint\">No report matches the filters.</p>");
@@ -574,14 +576,14 @@ fn MailReport(up: Arc<Upload>) -> impl IntoView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
-        match act.as_str() {
-            "mail-close" => mail.close(),
-            "mail-pick" => pick.set(value.parse().unwrap_or(0)),
-            "open" => {
+        match act {
+            Act::MailClose => mail.close(),
+            Act::MailPick => pick.set(value.parse().unwrap_or(0)),
+            Act::Open => {
                 mail.close();
                 nav.push(|s| s.open = Some(value));
             }
-            other => web::unknown("action", other),
+            other => web::unknown("action", other.as_str()),
         }
     };
     view! {
@@ -608,15 +610,15 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
-        match act.as_str() {
-            "sort" => nav.replace(|s| s.sort = value.parse().unwrap_or_default()),
-            "all" => all.set(true),
-            "csv" => {
+        match act {
+            Act::Sort => nav.replace(|s| s.sort = value.parse().unwrap_or_default()),
+            Act::All => all.set(true),
+            Act::Csv => {
                 let Some(i) = value.parse::<usize>().ok().filter(|&i| i < t2.len()) else { return };
                 let (t, name) = (&t2[i], crate::export::file_name(&format!("{id}-table-{}", i + 1), "csv"));
                 let _ = web::download(&name, &crate::export::table_csv(t), "text/csv");
             }
-            other => web::unknown("action", other),
+            other => web::unknown("action", other.as_str()),
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
@@ -701,12 +703,12 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         ev.prevent_default();
-        match act.as_str() {
-            "open" => {
+        match act {
+            Act::Open => {
                 mail.close();
                 nav.push(|s| s.open = Some(value))
             }
-            "trend" => {
+            Act::Trend => {
                 if let Some((tc, m, job)) = target.get_value() {
                     nav.push(|s| {
                         s.tab = Tab::Trend;
@@ -717,7 +719,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
                     });
                 }
             }
-            other => web::unknown("action", other),
+            other => web::unknown("action", other.as_str()),
         }
     };
     let me = ReportSummary::of(&doc);
