@@ -14,7 +14,12 @@ const site = useSite();
 const TABS = [
   ['reports', '', (page) => page.getByTestId('report-page').waitFor()],
   ['trend', '?view=trend', (page) => page.waitForFunction(chartReady)],
-  ['compare', '?view=compare', (page) => page.getByTestId('compare-table').waitFor()],
+  // the compare of nothing opens the newest headline's commit too: its panel's module must be in
+  // before the next page, or its fetch is cut off (a failed request)
+  ['compare', '?view=compare', async (page) => {
+    await page.getByTestId('compare-table').waitFor();
+    await page.getByTestId('commit-panel').waitFor();
+  }],
   ['changes, no testcase', '?view=changes', (page) => page.getByTestId('recent-changes').waitFor()],
   ['changes of a testcase', '?view=changes&testcase=fio-basic', (page) => page.locator('[data-testid=changes-csv]:not([disabled])').waitFor()],
 ];

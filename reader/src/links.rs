@@ -2,7 +2,7 @@
 
 use crate::doc::Document;
 use model::{paths, SourceKind};
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::percent_encode_byte;
 
 /// The stable id of a report: a hash of its Message-ID, else of its content.
 pub fn report_id(d: &Document) -> String {
@@ -43,28 +43,16 @@ pub fn lore_url(d: &Document) -> Option<String> {
 /// A Message-ID as a URL path segment, escaped as public-inbox (lore) does: everything outside
 /// `A-Za-z0-9._~!$&'()*+,;=:@-` as `%XX`.
 pub fn mid_escape(mid: &str) -> String {
-    utf8_percent_encode(mid, LORE_MID).to_string()
+    let mut out = String::with_capacity(mid.len());
+    for b in mid.bytes() {
+        if b.is_ascii_alphanumeric() || b"._~!$&'()*+,;=:@-".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(percent_encode_byte(b));
+        }
+    }
+    out
 }
-
-/// What public-inbox escapes in a Message-ID: all but `A-Za-z0-9._~!$&'()*+,;=:@-` (non-ASCII too).
-const LORE_MID: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b'!')
-    .remove(b'$')
-    .remove(b'&')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')')
-    .remove(b'*')
-    .remove(b'+')
-    .remove(b',')
-    .remove(b';')
-    .remove(b'=')
-    .remove(b':')
-    .remove(b'@')
-    .remove(b'-');
 
 pub fn is_hex(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit())
