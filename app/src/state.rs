@@ -6,7 +6,6 @@
 //! This module knows nothing of the index: checking that the names exist is `catalog::resolve`.
 
 use model::Direction;
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A filter facet: the testcase, the machine group, or one job parameter.
@@ -458,32 +457,40 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// What a value keeps as it is in the URL: letters, digits and `-._~:@/!*()'`. `,` is the list
-/// separator and `%`, `&`, `=`, `+`, `#` are syntax, so all of them are encoded inside values.
-const VALUE: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~')
-    .remove(b':')
-    .remove(b'@')
-    .remove(b'/')
-    .remove(b'!')
-    .remove(b'*')
-    .remove(b'(')
-    .remove(b')')
-    .remove(b'\'');
-
-/// Percent-encode everything but the readable `VALUE` set.
+/// Percent-encode everything but a readable safe set: letters, digits and `-._~:@/!*()'`. `,`
+/// is the list separator and `%`, `&`, `=`, `+`, `#` are syntax, so all of them are encoded
+/// inside values.
 pub fn encode(s: &str) -> String {
-    utf8_percent_encode(s, VALUE).to_string()
+    model::paths::percent_encode(s, b"-._~:@/!*()'")
 }
 
 /// Decode `%XX` escapes and `+` (a space, as forms write it). A `%` not followed by two hex
 /// digits stays literal. `None` when the bytes are not UTF-8.
 pub fn decode(s: &str) -> Option<String> {
-    let spaced = s.replace('+', " ");
-    percent_decode_str(&spaced).decode_utf8().ok().map(|c| c.into_owned())
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() && hex(bytes[i + 1]).is_some() && hex(bytes[i + 2]).is_some() => {
+                out.push(hex(bytes[i + 1]).unwrap_or(0) * 16 + hex(bytes[i + 2]).unwrap_or(0));
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
 }
 
 #[cfg(test)]

@@ -133,9 +133,15 @@ impl ReportSummary {
         (!self.machine.is_empty()).then(|| crate::job_id(tc, &self.machine, &self.params))
     }
 
-    /// A report in a line (the root's newest list, the reports lists, a report page's own):
-    /// every testcase of its tables (the first table's first), its first table's job, base and
-    /// head, its first headline with the change as its table prints it, its branch.
+    /// A report in a line, as the lists hold it: `of`, with its date as the sort key (`time`).
+    pub fn listed(rd: &ReportDoc) -> ReportSummary {
+        ReportSummary { time: rd.date.as_deref().and_then(crate::date::parse_date), ..ReportSummary::of(rd) }
+    }
+
+    /// A report in a line (a report page's own; `listed` adds the sort key): every testcase of
+    /// its tables (the first table's first), its first table's job, base and head, its first
+    /// headline with the change as its table prints it, its branch. No `time`: the page, which
+    /// sorts nothing by it, does not carry the date parser.
     pub fn of(rd: &ReportDoc) -> ReportSummary {
         let mut testcases: Vec<String> = Vec::new();
         for s in &rd.sections {
@@ -148,7 +154,7 @@ impl ReportSummary {
         }
         let h = rd.headlines.first();
         let first = rd.sections.first();
-        let job = first.and_then(|s| s.rows.first()).and_then(|r| rd.jobs.get(r.job as usize));
+        let job = rd.first_job();
         let head = first.and_then(|s| s.commits.get(1).or(s.commits.first()));
         ReportSummary {
             base: first.filter(|s| s.commits.len() > 1).and_then(|s| s.commits.first()).cloned(),
@@ -158,7 +164,7 @@ impl ReportSummary {
             params: job.map(|j| j.params.clone()).unwrap_or_default(),
             id: rd.id.clone(),
             date: rd.date.clone(),
-            time: rd.date.as_deref().and_then(crate::date::parse_date),
+            time: None,
             subject: rd.subject.clone(),
             testcases,
             metric: h.map(|h| h.metric.clone()),
@@ -249,6 +255,12 @@ pub struct DocCommit {
 }
 
 impl ReportDoc {
+    /// The job of its first table (that of the table's first row): the report's own job.
+    pub fn first_job(&self) -> Option<&DocJob> {
+        let row = self.sections.first()?.rows.first()?;
+        self.jobs.get(row.job as usize)
+    }
+
     /// A headline's change with its sign: its table row's (subjects often print `6.5% regression`
     /// unsigned), else the subject's figure.
     pub fn headline_change(&self, h: &DocHeadline) -> Option<f64> {

@@ -90,6 +90,22 @@ pub fn hash_hex(bytes: &[u8]) -> String {
     format!("{:016x}", h.finish())
 }
 
+/// `s` with every byte but ASCII letters, digits and those of `keep` written `%XX`, upper case
+/// (non-ASCII too, byte by byte): the one URL escape, of a permalink's query values
+/// (`app::state`) and of a Message-ID in a lore link (`reader::links`).
+pub fn percent_encode(s: &str, keep: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.extend(['%', HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char]);
+        }
+    }
+    out
+}
+
 /// A file-name-safe form of a testcase name: `[A-Za-z0-9._-]` kept, anything else `_`,
 /// plus a hash suffix when something had to be replaced (so two names never collide).
 pub fn slug(name: &str) -> String {

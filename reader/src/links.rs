@@ -2,7 +2,6 @@
 
 use crate::doc::Document;
 use model::{paths, SourceKind};
-use percent_encoding::percent_encode_byte;
 
 /// The stable id of a report: a hash of its Message-ID, else of its content.
 pub fn report_id(d: &Document) -> String {
@@ -43,15 +42,7 @@ pub fn lore_url(d: &Document) -> Option<String> {
 /// A Message-ID as a URL path segment, escaped as public-inbox (lore) does: everything outside
 /// `A-Za-z0-9._~!$&'()*+,;=:@-` as `%XX`.
 pub fn mid_escape(mid: &str) -> String {
-    let mut out = String::with_capacity(mid.len());
-    for b in mid.bytes() {
-        if b.is_ascii_alphanumeric() || b"._~!$&'()*+,;=:@-".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(percent_encode_byte(b));
-        }
-    }
-    out
+    paths::percent_encode(mid, b"._~!$&'()*+,;=:@-")
 }
 
 pub fn is_hex(s: &str) -> bool {

@@ -387,7 +387,7 @@ pub fn add_with_state(
     let mut summaries: Vec<model::ReportSummary> =
         old.into_iter().filter(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id)).collect();
     let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries);
-    summaries.extend(t.reports.iter().map(model::ReportSummary::of));
+    summaries.extend(t.reports.iter().map(model::ReportSummary::listed));
     let total = root.totals.reports + ids.len() - t.old_ids.len();
     let (mut new_root, pages) = pack::root(entries, total, summaries);
     files.extend(pages);

@@ -401,7 +401,7 @@ pub fn list_files(
     scripts: &BTreeMap<String, String>,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    let (root, pages) = root(entries, reports.len(), reports.iter().map(ReportSummary::of).collect());
+    let (root, pages) = root(entries, reports.len(), reports.iter().map(ReportSummary::listed).collect());
     files.extend(pages);
     (files, root)
 }
