@@ -209,6 +209,27 @@ impl ViewState {
         *self == ViewState { tab: self.tab, ..ViewState::default() }
     }
 
+    /// Open a report on the Reports tab: `key` is its permalink key (Message-ID, else id).
+    pub fn open_report(&mut self, key: String) {
+        self.tab = Tab::Reports;
+        self.open = Some(key);
+    }
+
+    /// The trend of `metric` in `testcase`, of `job` only (else of every job of the testcase):
+    /// the one rule of every "trend" link. The other facets stay only when `keep_facets` (the
+    /// caller saw that the job matches them); the commit range of another trend does not apply.
+    pub fn show_trend(&mut self, testcase: String, metric: String, job: Option<String>, keep_facets: bool) {
+        if !keep_facets {
+            self.facets.clear();
+        }
+        self.tab = Tab::Trend;
+        self.facets.insert(FacetKey::Testcase, [testcase].into());
+        self.metric = Some(metric);
+        self.jobs = job.into_iter().collect();
+        self.from = None;
+        self.to = None;
+    }
+
     /// Toggle one facet value, keeping the no-empty-set invariant.
     pub fn toggle(&mut self, key: &FacetKey, value: &str) {
         let set = self.facets.entry(key.clone()).or_default();
@@ -496,6 +517,18 @@ fn hex(b: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_trend_link_goes_the_same_way() {
+        let (mut s, _) = ViewState::parse("view=compare&testcase=a&machine=m1&metric=x&from=c1&to=c2&jobs=j9");
+        s.show_trend("b".into(), "y".into(), Some("j1".into()), true);
+        assert_eq!(s.to_query(), "testcase=b&machine=m1&metric=y&jobs=j1", "facets kept, range and jobs replaced");
+        s.show_trend("c".into(), "z".into(), None, false);
+        assert_eq!(s.to_query(), "testcase=c&metric=z", "facets cleared, every job");
+        assert_eq!(ViewState::parse(&s.to_query()).0, s);
+        s.open_report("m@x".into());
+        assert_eq!((s.tab, s.open.as_deref()), (Tab::Reports, Some("m@x")));
+    }
 
     #[test]
     fn every_spelling_parses_back_and_nothing_else_does() {

@@ -9,7 +9,7 @@ use crate::catalog::Catalog;
 use crate::compare::namespace;
 use crate::html::{link, select, Act, Html};
 use crate::put;
-use crate::state::{ChangesFilter, ChangesSort, FacetKey, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
+use crate::state::{ChangesFilter, ChangesSort, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
 use crate::trend::chart::{css, legend, Rgb};
 use crate::views::TrendModel;
 use model::changes::Significance;
@@ -493,15 +493,8 @@ pub const PAGE: usize = 200;
 /// panel) from its report. Facet selections the job does not match are cleared.
 pub fn open_trend(cat: &Catalog, s: &mut ViewState, r: &ChangeRecord) {
     let Some(job) = cat.index.jobs.get(r.job as usize) else { return };
-    if !crate::facets::job_matches(job, s, None) {
-        s.facets.clear();
-    }
-    s.tab = Tab::Trend;
-    s.facets.insert(FacetKey::Testcase, [job.testcase.clone()].into());
-    s.metric = Some(r.metric.clone());
-    s.jobs = [job.id.clone()].into();
-    s.from = None;
-    s.to = None;
+    let keep = crate::facets::job_matches(job, s, None);
+    s.show_trend(job.testcase.clone(), r.metric.clone(), Some(job.id.clone()), keep);
     open_reproduce(cat, s, r);
 }
 
@@ -642,6 +635,7 @@ mod tests {
     use super::*;
     use crate::catalog::tests::sample_index;
     use crate::catalog::Catalog;
+    use crate::state::FacetKey;
     use crate::state::ViewState;
     use crate::trend::chart::tests::series;
     use model::ChangeKind;

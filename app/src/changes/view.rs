@@ -7,7 +7,7 @@
 use crate::changes::{self, ChangesModel, PAGE};
 use crate::html::Act;
 use crate::shared::Shared;
-use crate::state::{FacetKey, Tab};
+use crate::state::FacetKey;
 use crate::ui::context::{Cat, Nav};
 use crate::web;
 use leptos::prelude::*;
@@ -36,10 +36,7 @@ pub fn ChangesView() -> impl IntoView {
         let Some((act, value, i)) = web::action_of(&ev) else { return };
         match act {
             Act::More => limit.update(|n| *n += PAGE),
-            Act::Report => nav.push(|s| {
-                s.tab = Tab::Reports;
-                s.open = Some(value);
-            }),
+            Act::Report => nav.push(|s| s.open_report(value)),
             Act::Testcase => nav.push(|s| {
                 s.facets.insert(FacetKey::Testcase, [value].into());
             }),

@@ -6,7 +6,7 @@ use crate::compare::{self, Row};
 use crate::facets;
 use crate::html::Act;
 use crate::shared::Shared;
-use crate::state::{FacetKey, SortKey, Tab};
+use crate::state::{SortKey, Tab};
 use crate::ui::context::{commit_option_label, Cat, Nav};
 use crate::{views, web};
 use leptos::prelude::*;
@@ -315,13 +315,7 @@ fn row_view(cat: &Cat, nav: Nav, r: &Row, job: &model::Job, job_id: &str, dist: 
         }
         let keep = nav.state.with_untracked(&job_matches_filters);
         nav.push(|s| {
-            s.tab = Tab::Trend;
-            if !keep {
-                s.facets.clear();
-            }
-            s.facets.insert(FacetKey::Testcase, [testcase].into());
-            s.metric = Some(metric);
-            s.jobs = [job_id.clone()].into();
+            s.show_trend(testcase, metric, Some(job_id.clone()), keep);
             s.job = Some(job_id);
         })
     };

@@ -105,25 +105,22 @@ fn open_target(nav: Nav, list: &[ReportSummary], t: &Target) {
         s.q = None;
         match t {
             Target::Report(i) => {
-                s.tab = Tab::Reports;
-                s.open = list.get(*i).map(reports::permalink_key);
+                if let Some(key) = list.get(*i).map(reports::permalink_key) {
+                    s.open_report(key);
+                } else {
+                    s.tab = Tab::Reports;
+                    s.open = None;
+                }
             }
             Target::Message(m) => {
-                s.tab = Tab::Reports;
-                s.open = Some(m.clone());
+                s.open_report(m.clone());
             }
             Target::Testcase(tc) => {
                 s.tab = Tab::Reports;
                 s.facets.clear();
                 s.facets.insert(FacetKey::Testcase, [tc.clone()].into());
             }
-            Target::Metric { testcase, metric } => {
-                s.tab = Tab::Trend;
-                s.facets.clear();
-                s.facets.insert(FacetKey::Testcase, [testcase.clone()].into());
-                s.metric = Some(metric.clone());
-                s.jobs.clear();
-            }
+            Target::Metric { testcase, metric } => s.show_trend(testcase.clone(), metric.clone(), None, false),
         }
     });
 }
@@ -438,8 +435,7 @@ fn on_list_click(
                 // also when it is the open report: a mail shown instead of it gives way
                 mail.close();
                 nav.push(|s| {
-                    s.tab = Tab::Reports;
-                    s.open = Some(value);
+                    s.open_report(value);
                 })
             }
             Act::More => {
@@ -474,8 +470,7 @@ fn on_list_key(
         ev.prevent_default();
         let sel = format!(".report-list button[data-value=\"{}\"]", next.replace('\\', "\\\\").replace('"', "\\\""));
         nav.replace(|s| {
-            s.tab = Tab::Reports;
-            s.open = Some(next);
+            s.open_report(next);
         });
         web::focus_after_frame(sel);
     }
@@ -710,13 +705,8 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
             }
             Act::Trend => {
                 if let Some((tc, m, job)) = target.get_value() {
-                    nav.push(|s| {
-                        s.tab = Tab::Trend;
-                        s.facets.clear();
-                        s.facets.insert(FacetKey::Testcase, [tc].into());
-                        s.metric = Some(m);
-                        s.jobs = [job].into();
-                    });
+                    // the reports list has no catalog to match the job against the filters
+                    nav.push(|s| s.show_trend(tc, m, Some(job), false));
                 }
             }
             other => web::unknown("action", other.as_str()),
