@@ -225,7 +225,8 @@ impl ViewState {
         self.tab = Tab::Trend;
         self.facets.insert(FacetKey::Testcase, [testcase].into());
         self.metric = Some(metric);
-        self.jobs = job.into_iter().collect();
+        self.jobs.clear();
+        self.jobs.extend(job);
         self.from = None;
         self.to = None;
     }

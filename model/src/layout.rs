@@ -133,15 +133,22 @@ impl ReportSummary {
         (!self.machine.is_empty()).then(|| crate::job_id(tc, &self.machine, &self.params))
     }
 
-    /// A report in a line, as the lists hold it: `of`, with its date as the sort key (`time`).
+    /// A report in a line, as the lists hold it: `of`, and what a list shows and sorts by: its
+    /// branch, its headline's change as its table prints it (signed), its date as unix seconds.
     pub fn listed(rd: &ReportDoc) -> ReportSummary {
-        ReportSummary { time: rd.date.as_deref().and_then(crate::date::parse_date), ..ReportSummary::of(rd) }
+        let of = ReportSummary::of(rd);
+        ReportSummary {
+            time: rd.date.as_deref().and_then(crate::date::parse_date),
+            branch: branch_of(rd, of.commit.as_deref()),
+            change: rd.headlines.first().and_then(|h| rd.headline_change(h)),
+            ..of
+        }
     }
 
-    /// A report in a line (a report page's own; `listed` adds the sort key): every testcase of
-    /// its tables (the first table's first), its first table's job, base and head, its first
-    /// headline with the change as its table prints it, its branch. No `time`: the page, which
-    /// sorts nothing by it, does not carry the date parser.
+    /// What a report says of itself (a report page's own line; `listed` adds what the lists need):
+    /// every testcase of its tables (the first table's first), its first table's job, base and
+    /// head, its first headline's metric and word. The page, which lists nothing by it, carries
+    /// neither the date parser nor the branch and change searches.
     pub fn of(rd: &ReportDoc) -> ReportSummary {
         let mut testcases: Vec<String> = Vec::new();
         for s in &rd.sections {
@@ -159,7 +166,7 @@ impl ReportSummary {
         ReportSummary {
             base: first.filter(|s| s.commits.len() > 1).and_then(|s| s.commits.first()).cloned(),
             message_id: rd.message_id.clone(),
-            branch: branch_of(rd, head.map(|h| h.as_str())),
+            branch: None,
             machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
             params: job.map(|j| j.params.clone()).unwrap_or_default(),
             id: rd.id.clone(),
@@ -168,7 +175,7 @@ impl ReportSummary {
             subject: rd.subject.clone(),
             testcases,
             metric: h.map(|h| h.metric.clone()),
-            change: h.and_then(|h| rd.headline_change(h)),
+            change: None,
             word: h.map(|h| h.word.clone()).unwrap_or_default(),
             commit: head.cloned(),
         }
