@@ -1,4 +1,5 @@
-//! A testcase's commits: every spelling of an id unified, ordered as history (git log, then reports' dates), linked.
+//! A testcase's commits: every spelling of an id unified, ordered as history (git log, then
+//! reports' dates), linked.
 
 use super::gitlog::GitLogEntry;
 use super::options::Options;

@@ -1,4 +1,5 @@
-//! Duplicate reports merged: the same mail read twice (a web copy, an mbox and the .eml) is one report, its fullest copy kept.
+//! Duplicate reports merged: the same mail read twice (a web copy, an mbox and the .eml) is one
+//! report, its fullest copy kept.
 
 use model::paths;
 use reader::doc::Document;

@@ -1,4 +1,5 @@
-//! Headlines ("-12.3% regression of fio.write_iops") resolved to their job and commits; which metrics are key performance indicators.
+//! Headlines ("-12.3% regression of fio.write_iops") resolved to their job and commits; which
+//! metrics are key performance indicators.
 
 use super::options::Options;
 use super::series::{usable, JobPos};

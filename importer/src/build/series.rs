@@ -1,4 +1,5 @@
-//! A testcase's jobs and points: each row's observations appended to its (job, metric) series, the report metadata beside them.
+//! A testcase's jobs and points: each row's observations appended to its (job, metric) series, the
+//! report metadata beside them.
 
 use super::options::FastHash;
 use model::{paths, Job, Points, ReportMeta, SectionMeta};
