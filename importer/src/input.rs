@@ -1,5 +1,6 @@
-//! Input discovery and reading: files and directories (recursed, in sorted order), gzip, mbox,
-//! mails and plain reports. Every file yields documents, a skip reason, or errors naming it.
+//! Input discovery and reading: files and directories (recursed, in sorted order), list archives
+//! and result roots under the arguments; each file's bytes are read by `reader::file` (gzip, mbox,
+//! mail, plain report). Every file yields documents, a skip reason, or errors naming it.
 
 use reader::file::{read_raw, FileResult};
 use std::path::{Path, PathBuf};
@@ -93,9 +94,14 @@ fn is_archive(p: &Path) -> bool {
 /// The files under `p` (itself, when a file), in name order, hidden entries (`.name`) left out and
 /// symlinks followed; a list archive is not walked into but taken whole.
 fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
-    let hidden = |e: &walkdir::DirEntry| e.depth() > 0 && e.file_name().to_str().is_some_and(|n| n.starts_with('.'));
-    let mut it =
-        walkdir::WalkDir::new(p).follow_links(true).sort_by_file_name().into_iter().filter_entry(|e| !hidden(e));
+    let hidden = |depth: usize, path: Option<&Path>| {
+        depth > 0 && path.and_then(Path::file_name).and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.'))
+    };
+    let mut it = walkdir::WalkDir::new(p)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !hidden(e.depth(), Some(e.path())));
     while let Some(entry) = it.next() {
         match entry {
             Ok(e) if e.file_type().is_dir() && is_archive(e.path()) => {
@@ -104,18 +110,25 @@ fn walk(p: &Path, files: &mut Vec<PathBuf>, archives: &mut Vec<PathBuf>, errors:
             }
             Ok(e) if e.file_type().is_dir() => {}
             Ok(e) => files.push(e.into_path()),
-            Err(e) => errors.push(walk_error(&e)),
+            // a hidden entry is never looked at, not even a broken link (an editor's `.#name` lock)
+            Err(e) if hidden(e.depth(), e.path()) => {}
+            Err(e) => errors.push(walk_error(&e, p)),
         }
     }
 }
 
-/// A walk's error as the import names it: the path, and what failed there.
-fn walk_error(e: &walkdir::Error) -> String {
-    let path = e.path().map_or_else(String::new, |p| p.display().to_string());
+/// A walk's error as the import names it: the path (else the argument it was under), and what
+/// failed there.
+fn walk_error(e: &walkdir::Error, arg: &Path) -> String {
+    let path = e.path().unwrap_or(arg);
+    if let Some(ancestor) = e.loop_ancestor() {
+        return format!("{}: a symlink back to {}: not followed", path.display(), ancestor.display());
+    }
     let why = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
-    match e.path() {
-        Some(p) if p.is_dir() => format!("{path}: cannot read directory: {why}"),
-        _ => format!("{path}: {why}"),
+    if path.is_dir() {
+        format!("{}: cannot read directory: {why}", path.display())
+    } else {
+        format!("{}: {why}", path.display())
     }
 }
 
@@ -160,6 +173,25 @@ pub fn read_file(path: &Path) -> FileResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hidden_entries_are_never_looked_at_and_a_loop_is_named_once() {
+        let d = std::env::temp_dir().join(format!("lkpx-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::fs::write(d.join("sub/a.eml"), "x").unwrap();
+        std::fs::write(d.join(".hidden.eml"), "x").unwrap();
+        std::os::unix::fs::symlink("/nonexistent/lock", d.join(".#a.eml")).unwrap();
+        std::os::unix::fs::symlink("..", d.join("sub/up")).unwrap();
+        let (files, errors) = collect_files(std::slice::from_ref(&d));
+        assert_eq!(files, vec![d.join("sub/a.eml")]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with(&format!("{}: a symlink back to ", d.join("sub/up").display())), "{errors:?}");
+        std::os::unix::fs::symlink("/nonexistent/x", d.join("broken.eml")).unwrap();
+        let (_, errors) = collect_files(std::slice::from_ref(&d));
+        assert!(errors.iter().any(|e| e.starts_with(&format!("{}: ", d.join("broken.eml").display()))), "{errors:?}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn a_source_is_named_from_its_argument_never_from_the_machine() {

@@ -44,7 +44,7 @@ pub struct Directions {
 }
 
 impl Directions {
-    /// The lists shipped with the importer, compiled once.
+    /// The lists shipped in `reader/data/`, compiled once.
     pub fn lkp() -> &'static Directions {
         static LKP: OnceLock<Directions> = OnceLock::new();
         LKP.get_or_init(|| {

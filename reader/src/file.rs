@@ -29,7 +29,7 @@ impl FileResult {
     }
 }
 
-/// Parse the bytes of file `name` as read (gzip or not): what `read_file` does after reading.
+/// Parse the bytes of file `name` as read (gzip or not): what `lkpx import` does with a file.
 pub fn read_raw(name: &str, raw: Vec<u8>, res: &mut FileResult) {
     res.bytes = raw.len();
     let bytes = match mail::gunzip_if_needed(raw) {
@@ -43,7 +43,7 @@ pub fn read_raw(name: &str, raw: Vec<u8>, res: &mut FileResult) {
     read_bytes(name, &bytes, res);
 }
 
-/// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `threads::read_mbox`).
+/// Parse the (decompressed) bytes of `name`: one mail, or an mbox (a thread: see `read_mbox`).
 pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
     let messages = mail::split_mbox(bytes);
     if messages.len() > 1 {

@@ -1,6 +1,6 @@
 //! The page's mail reader, run as a Web Worker (`mail-worker_loader.js`, built by trunk from
 //! `index.html`) and loaded only when a mail is dropped, chosen or pasted. It receives
-//! `{id, name, bytes}` messages, reads each with the importer's own parser
+//! `{id, name, bytes}` messages, reads each with the `reader` crate, as `lkpx import` does
 //! (`reader::upload::read_upload`) and answers `{id, answer}`, the `model::Upload` as JSON. It
 //! first posts `"ready"`: messages sent before its handler exists would be lost.
 

@@ -1,5 +1,5 @@
 //! The browser edge of "bring your own mail": the mail reader Web Worker (`worker/`, the
-//! importer's parser in wasm) is started on first use — never before. Each mail is a request
+//! `reader` crate in wasm) is started on first use — never before. Each mail is a request
 //! `{id, name, bytes}`; the worker answers `{id, answer}` (the `model::Upload` as JSON), in order,
 //! and one long-lived handler hands each answer to its request. A worker that fails, or that does
 //! not start or answer in time, is dropped (every request waiting on it fails with the reason) and

@@ -202,7 +202,7 @@ struct Seen {
 fn strays(dir: &Path, named: &BTreeSet<String>) -> Vec<String> {
     let mut out = Vec::new();
     for d in paths::DIRS {
-        for e in walkdir::WalkDir::new(dir.join(d)).into_iter().flatten() {
+        for e in walkdir::WalkDir::new(dir.join(d)).min_depth(1).into_iter().flatten() {
             let rel = e.path().strip_prefix(dir).unwrap_or(e.path()).display().to_string();
             if !e.file_type().is_dir() && !named.contains(&rel) {
                 out.push(rel);

@@ -238,7 +238,8 @@ fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> 
     }
     let mut removed = 0;
     // a directory after its contents: emptied, it goes too
-    for e in walkdir::WalkDir::new(dir).min_depth(1).contents_first(true) {
+    // symlinks followed, as published directories may be links to another disk
+    for e in walkdir::WalkDir::new(dir).min_depth(1).contents_first(true).follow_links(true) {
         let e = e?;
         let p = e.path();
         if e.file_type().is_dir() {
@@ -261,6 +262,25 @@ pub fn write_json<T: serde::Serialize>(out: &Path, rel: &str, v: &T) -> std::io:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stale_sweep_follows_a_linked_directory_and_keeps_what_is_named() {
+        let d = std::env::temp_dir().join(format!("lkpx-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        for sub in ["out/s", "elsewhere/t", "out/j/empty"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        std::os::unix::fs::symlink(d.join("elsewhere/t"), d.join("out/t")).unwrap();
+        for f in ["out/s/keep.json", "out/s/old.json", "elsewhere/t/keep.json", "elsewhere/t/old.json"] {
+            std::fs::write(d.join(f), "{}").unwrap();
+        }
+        let keep: BTreeSet<PathBuf> = [d.join("out/s/keep.json"), d.join("out/t/keep.json")].into();
+        assert_eq!(remove_stale(&d.join("out"), &keep).unwrap(), 2);
+        assert!(d.join("elsewhere/t/keep.json").is_file(), "a kept file behind a link stays");
+        assert!(!d.join("elsewhere/t/old.json").exists() && !d.join("out/s/old.json").exists());
+        assert!(d.join("out/t").is_dir() && !d.join("out/j").exists(), "the link stays, an emptied directory goes");
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn budgets_warn_only_when_exceeded() {
