@@ -16,20 +16,8 @@ fn root() -> PathBuf {
 
 /// Every `.rs` file under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    let all = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().map(|e| e.unwrap().into_path());
+    all.filter(|p| p.extension().is_some_and(|x| x == "rs")).collect()
 }
 
 /// The source of `text` with comments, string and char literals blanked (same length and line
