@@ -6,6 +6,7 @@
 //! This module knows nothing of the index: checking that the names exist is `catalog::resolve`.
 
 use model::Direction;
+pub use render::rows::SortKey;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A filter facet: the testcase, the machine group, or one job parameter.
@@ -63,15 +64,6 @@ impl Tab {
     }
 }
 
-/// Sort order of the compare table.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum SortKey {
-    /// The reports' headline changes first, then largest |change| first.
-    #[default]
-    Change,
-    Name,
-}
-
 /// Changes view: where a change comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceFilter {
@@ -104,11 +96,10 @@ pub enum ChangesSort {
     Commit,
 }
 
-spelled!(Tab { Reports => "reports", Trend => "trend", Compare => "compare", Changes => "changes", Dist => "dist" });
-spelled!(SortKey { Change => "change", Name => "name" });
-spelled!(SourceFilter { Stated => "stated", Detected => "detected" });
-spelled!(SigFilter { Significant => "significant", NotSignificant => "not-significant", Unknown => "unknown" });
-spelled!(ChangesSort { Change => "change", Noise => "noise", Metric => "metric", Commit => "commit" });
+render::spelled!(Tab { Reports => "reports", Trend => "trend", Compare => "compare", Changes => "changes", Dist => "dist" });
+render::spelled!(SourceFilter { Stated => "stated", Detected => "detected" });
+render::spelled!(SigFilter { Significant => "significant", NotSignificant => "not-significant", Unknown => "unknown" });
+render::spelled!(ChangesSort { Change => "change", Noise => "noise", Metric => "metric", Commit => "commit" });
 
 /// A non-negative decimal with at most two decimals (`2.5`, `0.05`, `12`), held exactly as an
 /// integer count of hundredths so that its text form round-trips without float parsing.

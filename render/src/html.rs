@@ -95,7 +95,7 @@ pub enum Act {
     Trend,
 }
 
-spelled!(Act {
+crate::spelled!(Act {
     All => "all",
     Compare => "compare",
     Csv => "csv",
@@ -235,20 +235,20 @@ impl Html {
 /// braces).
 ///
 /// ```
-/// let mut h = app::html::Html::new();
-/// app::put!(h, "<td title=\"{}\">{}</td>", "a<b", 3usize);
+/// let mut h = render::html::Html::new();
+/// render::put!(h, "<td title=\"{}\">{}</td>", "a<b", 3usize);
 /// assert_eq!(h.as_str(), "<td title=\"a&lt;b\">3</td>");
 /// ```
 /// An inline capture, a format spec or a count of arguments other than of `{}` does not compile:
 /// ```compile_fail,E0080
-/// let (mut h, name) = (app::html::Html::new(), "x");
-/// app::put!(h, "<b>{name}</b>");
+/// let (mut h, name) = (render::html::Html::new(), "x");
+/// render::put!(h, "<b>{name}</b>");
 /// ```
 /// ```compile_fail,E0080
-/// app::put!(app::html::Html::new(), "<b>{:.2}</b>", 1u8);
+/// render::put!(render::html::Html::new(), "<b>{:.2}</b>", 1u8);
 /// ```
 /// ```compile_fail,E0080
-/// app::put!(app::html::Html::new(), "<b>{}</b>", "x", "y");
+/// render::put!(render::html::Html::new(), "<b>{}</b>", "x", "y");
 /// ```
 #[macro_export]
 macro_rules! put {

@@ -1,0 +1,216 @@
+//! The perf-profile rows of a table as a call tree and as flat bars, and their HTML.
+
+use crate::html::Html;
+use crate::put;
+use crate::rows::Row;
+use model::stats::format_value;
+
+/// A node of the perf-profile call tree: a call chain's last function at its depth.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub depth: usize,
+    pub name: String,
+    /// Share of cycles (percent) at base and head; `None` where the row gives no value.
+    pub base: Option<f64>,
+    pub head: Option<f64>,
+    /// Among the biggest movers (|head − base|) of the profile.
+    pub mover: bool,
+}
+
+impl Node {
+    pub fn delta(&self) -> Option<f64> {
+        Some(self.head? - self.base?)
+    }
+
+    pub fn text(v: Option<f64>) -> String {
+        v.map_or_else(|| "–".into(), format_value)
+    }
+}
+
+const CALLTRACE: &str = "perf-profile.calltrace.cycles-pp.";
+
+/// Function names of a call chain: the metric's dotted path, with compiler suffixes
+/// (`.isra.0`, `.constprop.0`, `.part.0`, `.cold`) kept on their function.
+pub fn chain(path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tok in path.split('.') {
+        let suffix = matches!(tok, "isra" | "constprop" | "part" | "cold" | "lto_priv" | "llvm")
+            || (!tok.is_empty() && tok.bytes().all(|b| b.is_ascii_digit()));
+        match out.last_mut() {
+            Some(last) if suffix => {
+                last.push('.');
+                last.push_str(tok);
+            }
+            _ => out.push(tok.to_string()),
+        }
+    }
+    out
+}
+
+/// The `perf-profile.calltrace.cycles-pp.*` rows of a table as a call tree in depth-first
+/// order, children by largest share first; the `movers` largest |change| nodes are marked.
+pub fn call_tree(rows: &[Row], movers: usize) -> Vec<Node> {
+    #[derive(Default)]
+    struct T {
+        kids: std::collections::BTreeMap<String, T>,
+        base: Option<f64>,
+        head: Option<f64>,
+    }
+    let mut root = T::default();
+    for r in rows {
+        let Some(path) = r.metric.strip_prefix(CALLTRACE) else { continue };
+        let mut at = &mut root;
+        for f in chain(path) {
+            at = at.kids.entry(f).or_default();
+        }
+        at.base = r.base.as_ref().map(|c| c.mean);
+        at.head = r.head.as_ref().map(|c| c.mean);
+    }
+    fn walk(t: &T, depth: usize, out: &mut Vec<Node>) {
+        let mut kids: Vec<(&String, &T)> = t.kids.iter().collect();
+        let share = |t: &T| t.base.unwrap_or(0.0).max(t.head.unwrap_or(0.0));
+        model::order::sort_by(&mut kids, |a, b| share(b.1).total_cmp(&share(a.1)).then(a.0.cmp(b.0)));
+        for (name, k) in kids {
+            out.push(Node { depth, name: name.clone(), base: k.base, head: k.head, mover: false });
+            walk(k, depth + 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root, 0, &mut out);
+    mark_movers(&mut out, movers);
+    out
+}
+
+/// `perf-profile.children.*` or `perf-profile.self.*` rows (`kind`: `children` or `self`) as
+/// flat bars, largest share first.
+pub fn flat(rows: &[Row], kind: &str, movers: usize) -> Vec<Node> {
+    let prefix = format!("perf-profile.{kind}.cycles-pp.");
+    let mut out: Vec<Node> = rows
+        .iter()
+        .filter_map(|r| {
+            let name = r.metric.strip_prefix(prefix.as_str())?;
+            let (base, head) = (r.base.as_ref().map(|c| c.mean), r.head.as_ref().map(|c| c.mean));
+            Some(Node { depth: 0, name: name.to_string(), base, head, mover: false })
+        })
+        .collect();
+    let share = |n: &Node| n.base.unwrap_or(0.0).max(n.head.unwrap_or(0.0));
+    model::order::sort_by(&mut out, |a, b| share(b).total_cmp(&share(a)).then(a.name.cmp(&b.name)));
+    mark_movers(&mut out, movers);
+    out
+}
+
+fn mark_movers(nodes: &mut [Node], n: usize) {
+    let mut by: Vec<(f64, usize)> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| x.delta().map(|d| (d.abs(), i)))
+        .filter(|(d, _)| *d > 0.0)
+        .collect();
+    model::order::sort_by(&mut by, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (_, i) in by.into_iter().take(n) {
+        nodes[i].mover = true;
+    }
+}
+
+/// Whether a table has perf-profile rows worth the profile view.
+pub fn has_profile(rows: &[Row]) -> bool {
+    rows.iter().any(|r| r.metric.starts_with("perf-profile."))
+}
+
+/// The perf-profile view of a table's rows: the call tree, then children and self as bars.
+pub fn profile_html(out: &mut Html, rows: &[Row]) {
+    let parts = [
+        ("Call tree", "profile-tree", call_tree(rows, 5)),
+        ("Children", "profile-children", flat(rows, "children", 5)),
+        ("Self", "profile-self", flat(rows, "self", 5)),
+    ];
+    let max = parts.iter().flat_map(|p| &p.2).flat_map(|n| [n.base, n.head]).flatten().fold(1.0f64, f64::max);
+    out.lit("<details class=\"perf-profile\" data-testid=\"perf-profile\" open><summary>perf-profile: where the cycles went \
+        (base <span class=\"key pbase\"></span> head <span class=\"key phead\"></span>, % of cycles; the biggest movers marked)</summary>");
+    for (title, testid, nodes) in &parts {
+        if nodes.is_empty() {
+            continue;
+        }
+        put!(out, "<h4>{}</h4><ol class=\"profile\" data-testid=\"{}\">", title, testid);
+        for n in nodes.iter().take(80) {
+            let w = |v: Option<f64>| format!("{:.1}", 100.0 * v.unwrap_or(0.0) / max);
+            put!(
+                out,
+                "<li class=\"node{}\" data-testid=\"profile-node\" data-depth=\"{}\" style=\"padding-left:{}em\">\
+                 <span class=\"fn\" title=\"{}\">{}</span><span class=\"bars\"><span class=\"pbar pbase\" style=\"width:{}%\"></span>\
+                 <span class=\"pbar phead\" style=\"width:{}%\"></span></span><span class=\"num\">{} → {}</span><span class=\"num delta\">{}</span></li>",
+                if n.mover { " mover" } else { "" },
+                n.depth,
+                n.depth,
+                n.name,
+                n.name,
+                w(n.base),
+                w(n.head),
+                Node::text(n.base),
+                Node::text(n.head),
+                n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default(),
+            );
+        }
+        out.lit("</ol>");
+    }
+    out.lit("</details>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rows::Cell;
+    use model::Direction;
+
+    fn row(metric: &str, base: f64, head: f64) -> Row {
+        let c = |m| Some(Cell { mean: m, stddev_pct: None, runs: None, report: 0 });
+        Row {
+            metric: metric.into(),
+            base: c(base),
+            head: c(head),
+            change: Some(head - base),
+            kind: model::ChangeKind::Absolute,
+            direction: Direction::Undefined,
+            stated: true,
+        }
+    }
+
+    #[test]
+    fn chains_keep_compiler_suffixes() {
+        for (path, want) in [
+            ("a.b.c", vec!["a", "b", "c"]),
+            (
+                "entry_SYSCALL_64.do_syscall_64.ksys_write.isra.0",
+                vec!["entry_SYSCALL_64", "do_syscall_64", "ksys_write.isra.0"],
+            ),
+            ("x.f.constprop.0.cold", vec!["x", "f.constprop.0.cold"]),
+            ("one", vec!["one"]),
+        ] {
+            assert_eq!(chain(path), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn call_tree_nests_chains_and_marks_movers() {
+        let p = |s: &str| format!("{CALLTRACE}{s}");
+        let rows = vec![
+            row(&p("entry"), 90.0, 80.0),
+            row(&p("entry.do_syscall"), 88.0, 79.0),
+            row(&p("entry.do_syscall.write"), 40.0, 60.0),
+            row(&p("entry.do_syscall.read"), 45.0, 15.0),
+            row(&p("idle"), 5.0, 6.0),
+            row("perf-profile.self.cycles-pp.memcpy", 3.0, 9.0),
+            row("fio.write_iops", 100.0, 90.0),
+        ];
+        let names: Vec<(usize, String, bool)> =
+            call_tree(&rows, 2).into_iter().map(|n| (n.depth, n.name, n.mover)).collect();
+        assert_eq!(
+            names,
+            [(0, "entry", false), (1, "do_syscall", false), (2, "write", true), (2, "read", true), (0, "idle", false)]
+                .map(|(d, n, m)| (d, n.to_string(), m))
+        );
+        let bars = flat(&rows, "self", 1);
+        assert_eq!((bars.len(), bars[0].name.as_str(), bars[0].mover, bars[0].delta()), (1, "memcpy", true, Some(6.0)));
+        assert!(has_profile(&rows) && !has_profile(&rows[6..]));
+    }
+}

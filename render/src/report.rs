@@ -1,0 +1,407 @@
+//! A report document as the page shows it: its tables as compare rows (base against each later
+//! column), its fail:runs rows, the list line of a report, and their HTML — the same functions
+//! write the static pages (`lkpx import`) and the live page (the app, in wasm).
+
+use crate::html::{link, safe_href, select, Act, Html};
+use crate::profile::{has_profile, profile_html};
+use crate::put;
+use crate::rows::{Cell, Row, SortKey};
+use model::stats::change_kind;
+use model::{Direction, ReportDoc, ReportSummary};
+
+/// Parameters worth a column in the list: those of the job minus the ones nearly every job
+/// shares, as `k=v`.
+pub fn key_params(r: &ReportSummary) -> String {
+    const COMMON: [&str; 6] = ["compiler", "cpufreq_governor", "kconfig", "rootfs", "ucode", "iterations"];
+    let kept: Vec<String> =
+        r.params.iter().filter(|(k, _)| !COMMON.contains(&k.as_str())).map(|(k, v)| format!("{k}={v}")).collect();
+    kept.join(" ")
+}
+
+/// The colour class of a headline: `regression`, `improvement` or `neutral`.
+pub fn word_class(word: &str) -> &'static str {
+    match word {
+        "regression" => "regression",
+        "improvement" => "improvement",
+        _ => "neutral",
+    }
+}
+
+/// `-6.5% regression`, from a summary's headline.
+pub fn headline_text(r: &ReportSummary) -> String {
+    let mut s = r.metric.clone().unwrap_or_default();
+    if let Some(c) = r.change {
+        s.push_str(&format!(" {c:+.1}%"));
+    }
+    if !r.word.is_empty() {
+        s.push(' ');
+        s.push_str(&r.word);
+    }
+    s
+}
+
+/// The permalink value of a report: its Message-ID, else its id.
+pub fn permalink_key(r: &ReportSummary) -> String {
+    r.message_id.clone().unwrap_or_else(|| r.id.clone())
+}
+
+/// One compare table of a report: a job, a base and a head column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub section: usize,
+    /// `testcase · machine · key params` of the job.
+    pub job: String,
+    pub base: String,
+    pub head: String,
+    pub rows: Vec<Row>,
+    pub fails: Vec<FailRow>,
+}
+
+/// A `fail:runs` row: per column `fails:runs`, and the reproduction change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailRow {
+    pub metric: String,
+    pub cells: Vec<String>,
+    pub change: String,
+}
+
+/// Every table of a report: per section and job, base against each later column. `weight`
+/// gives a metric's direction (1 higher is better, -1 lower, 0 unknown).
+pub fn tables(doc: &ReportDoc, weight: &dyn Fn(&str) -> i8) -> Vec<Table> {
+    let mut out: Vec<Table> = Vec::new();
+    for (si, sec) in doc.sections.iter().enumerate() {
+        let mut jobs: Vec<u32> = sec.rows.iter().map(|r| r.job).collect();
+        model::order::sort(&mut jobs);
+        jobs.dedup();
+        for j in jobs {
+            let label = doc.jobs.get(j as usize).map(job_label).unwrap_or_default();
+            for h in 1..sec.commits.len().max(2) {
+                let rows = sec.rows.iter().filter(|r| r.job == j && !r.aggregate);
+                let mut t = Table {
+                    section: si,
+                    job: label.clone(),
+                    base: sec.commits.first().cloned().unwrap_or_default(),
+                    head: sec.commits.get(h).cloned().unwrap_or_default(),
+                    rows: vec![],
+                    fails: vec![],
+                };
+                for r in rows {
+                    if r.fail {
+                        t.fails.push(fail_row(r, h));
+                    } else {
+                        let w = if r.weight != 0 { r.weight } else { weight(&r.metric) };
+                        t.rows.push(compare_row(r, h, w));
+                    }
+                }
+                if !t.rows.is_empty() || !t.fails.is_empty() {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn job_label(j: &model::DocJob) -> String {
+    let s = ReportSummary { params: j.params.clone(), ..Default::default() };
+    [j.testcase.as_str(), j.machine.as_str(), &key_params(&s)]
+        .iter()
+        .filter(|x| !x.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn cell(r: &model::DocRow, col: usize) -> Option<Cell> {
+    let mean = r.values.get(col).copied().flatten()?;
+    Some(Cell {
+        mean,
+        stddev_pct: r.stddev_pct.get(col).copied().flatten(),
+        runs: r.runs.get(col).copied().flatten(),
+        report: 0,
+    })
+}
+
+fn compare_row(r: &model::DocRow, h: usize, weight: i8) -> Row {
+    let change = r.changes.get(h - 1).copied().flatten();
+    Row {
+        metric: r.metric.clone(),
+        base: cell(r, 0),
+        head: cell(r, h),
+        change,
+        kind: r.change_kind.get(h - 1).copied().unwrap_or_else(|| change_kind(&r.metric)),
+        direction: change.map_or(Direction::Undefined, |c| Direction::of(weight, c)),
+        stated: true,
+    }
+}
+
+fn fail_row(r: &model::DocRow, h: usize) -> FailRow {
+    let cell = |c: usize| match (r.fails.get(c).copied().flatten(), r.runs.get(c).copied().flatten()) {
+        (Some(f), Some(n)) => format!("{f}:{n}"),
+        (None, Some(n)) => format!(":{n}"),
+        _ => String::new(),
+    };
+    FailRow {
+        metric: r.metric.clone(),
+        cells: vec![cell(0), cell(h)],
+        change: r.changes.get(h - 1).copied().flatten().map_or_else(String::new, |c| format!("{c:+.0}%")),
+    }
+}
+
+/// The list rows of `ix` (positions in `list`), the `open` one marked; each row's button
+/// carries `data-act="open"` and the report's permalink key.
+pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> Html {
+    let mut out = Html::new();
+    for &i in ix {
+        let r = &list[i];
+        let key = permalink_key(r);
+        let cls = if open == Some(key.as_str()) { " open" } else { "" };
+        let commit = r.commit.as_deref().map(model::short_id).unwrap_or("");
+        put!(
+            out,
+            "<li class=\"report-item{}\" data-testid=\"report-item\" data-report=\"{}\">\
+             <button class=\"report-open\" data-act=\"{}\" data-value=\"{}\">\
+             <span class=\"when\">{}</span><span class=\"branch\">{}</span><span class=\"commit\">{}</span>\
+             <span class=\"subject\">{}</span><span class=\"headline {}\">{}</span><span class=\"job\">{} · {} {}</span>\
+             </button></li>",
+            cls,
+            key,
+            Act::Open,
+            key,
+            r.date.as_deref().map(short_date).unwrap_or_default(),
+            r.branch.as_deref().unwrap_or(""),
+            commit,
+            r.subject.as_deref().unwrap_or(&r.id),
+            word_class(&r.word),
+            headline_text(r),
+            r.testcases.join(", "),
+            r.machine,
+            key_params(r),
+        );
+    }
+    out
+}
+
+/// `Thu, 12 Feb 2026 23:24:19 +0800` → `12 Feb 2026`.
+pub fn short_date(d: &str) -> String {
+    let d = d.split_once(", ").map_or(d, |x| x.1);
+    d.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+/// The head of a report page: subject, date, headlines, the replies' notes, commits (linked by
+/// `commit_url`), jobs, lore and materials links.
+pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> Html {
+    let mut out = Html::new();
+    put!(
+        out,
+        "<h2 data-testid=\"report-subject\">{}</h2><p class=\"meta\">{} · {}</p><ul class=\"headlines\">",
+        d.subject.as_deref().unwrap_or(&d.source),
+        d.date.as_deref().unwrap_or(""),
+        d.from.as_deref().unwrap_or("")
+    );
+    for h in &d.headlines {
+        let change = d.headline_change(h).map(|c| format!(" {c:+.1}%")).unwrap_or_default();
+        put!(
+            out,
+            "<li class=\"{}\" data-testid=\"report-headline\">{}{} {}</li>",
+            word_class(&h.word),
+            h.metric,
+            change,
+            h.word
+        );
+    }
+    out.lit("</ul>");
+    if !d.notes.is_empty() {
+        out.lit("<div class=\"notes\" data-testid=\"report-notes\"><h3>Replies</h3>");
+        for n in &d.notes {
+            put!(out, "<blockquote>{}</blockquote>", n);
+        }
+        out.lit("</div>");
+    }
+    out.lit("<table class=\"facts\">");
+    for (i, c) in d.commits.iter().enumerate() {
+        let role = if i == 0 { "commit" } else { "base" };
+        let (mut short, mut code) = (Html::new(), Html::new());
+        put!(short, "<code>{}</code>", model::short_id(&c.id));
+        link(&mut code, commit_url(&c.id).or_else(|| c.url.clone()).as_deref(), &c.id, &short);
+        let tree = [c.tree.as_deref(), c.branch.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+        put!(
+            out,
+            "<tr data-testid=\"report-{}\"><th>{}</th><td>{} {}</td><td class=\"tree\">{}</td></tr>",
+            role,
+            role,
+            code,
+            c.subject.as_deref().unwrap_or(""),
+            tree
+        );
+    }
+    out.lit("</table><table class=\"facts jobs\">");
+    for j in &d.jobs {
+        let params = j.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+        put!(out, "<tr><th>{}</th><td>{}</td><td><code>{}</code></td></tr>", j.testcase, j.machine, params);
+    }
+    out.lit("</table><p class=\"links\">");
+    if let Some(u) = d.url.as_deref().and_then(safe_href) {
+        put!(
+            out,
+            "<a data-testid=\"lore-link\" href=\"{}\" target=\"_blank\" rel=\"noopener\">the mail on lore</a> ",
+            u
+        );
+    }
+    if let Some(u) = d.materials_url.as_deref().and_then(safe_href) {
+        put!(out, "<a href=\"{}\" target=\"_blank\" rel=\"noopener\">materials</a>", u);
+    }
+    out.lit("</p>");
+    out
+}
+
+/// The compare filters of every report table (Compare's `ns`, `dir`, `sort`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableFilter {
+    pub ns: Option<String>,
+    pub dir: Option<Direction>,
+    pub sort: SortKey,
+    /// Every row, not the first `TABLE_ROWS`.
+    pub all: bool,
+}
+
+/// Rows per report table before "show all".
+pub const TABLE_ROWS: usize = 200;
+
+/// Every table of a report: controls (`name="ns"`, `name="dir"`; sort buttons `data-act="sort"`),
+/// rows as Compare prints them, fail:runs rows, the perf-profile view.
+pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
+    let mut out = Html::new();
+    let n = tables.len();
+    for (i, t) in tables.iter().enumerate() {
+        let title = if n > 1 { format!("Table {} of {n}: {}", i + 1, t.job) } else { t.job.clone() };
+        put!(
+            out,
+            "<section class=\"report-table\" data-testid=\"report-table\"><h3>{}</h3><p class=\"pair\"><code>{}</code> → <code>{}</code> \
+             <button class=\"export\" data-act=\"{}\" data-value=\"{}\" data-testid=\"table-csv\" title=\"the whole table, as CSV\">CSV</button></p>",
+            title,
+            model::short_id(&t.base),
+            model::short_id(&t.head),
+            Act::Csv,
+            i
+        );
+        if !t.rows.is_empty() {
+            rows_html(&mut out, &t.rows, f);
+        }
+        if !t.fails.is_empty() {
+            out.lit("<table class=\"compare fails\" data-testid=\"report-fails\"><thead><tr><th>fail:runs</th><th>base</th><th>%reproduction</th><th>head</th></tr></thead><tbody>");
+            for r in &t.fails {
+                put!(
+                    out,
+                    "<tr><td class=\"metric\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                    r.metric,
+                    r.cells[0],
+                    r.change,
+                    r.cells[1]
+                );
+            }
+            out.lit("</tbody></table>");
+        }
+        if has_profile(&t.rows) {
+            profile_html(&mut out, &t.rows);
+        }
+        out.lit("</section>");
+    }
+    out
+}
+
+fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
+    let mut opts: Vec<(String, String)> = vec![(String::new(), "all".into())];
+    opts.extend(crate::rows::namespaces(rows).into_iter().map(|(ns, c)| (ns.clone(), format!("{ns} ({c})"))));
+    out.lit("<div class=\"controls\"><label>namespace ");
+    select(out, "ns", "report-ns", &opts, f.ns.as_deref().unwrap_or(""));
+    out.lit("</label> <label>direction ");
+    let dirs: Vec<(String, String)> = std::iter::once((String::new(), "any".to_string()))
+        .chain([Direction::Regression, Direction::Improvement].map(|d| (d.as_str().into(), d.as_str().into())))
+        .collect();
+    select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
+    put!(
+        out,
+        "</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
+        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
+        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
+        Act::Sort,
+        SortKey::Name.as_str(),
+        Act::Sort,
+        SortKey::Change.as_str()
+    );
+    let ix = crate::rows::view(rows, f.ns.as_deref(), f.dir, f.sort);
+    let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
+    for &k in &ix[..limit] {
+        let r = &rows[k];
+        let cls = match r.direction {
+            Direction::Regression => " regression",
+            Direction::Improvement => " improvement",
+            Direction::Undefined => "",
+        };
+        let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
+        put!(
+            out,
+            "<tr data-testid=\"report-row\" data-metric=\"{}\"><td class=\"metric\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num change{}\">{}</td><td class=\"num\">{}</td></tr>",
+            r.metric,
+            r.metric,
+            cell(&r.base),
+            cls,
+            r.change_text(),
+            cell(&r.head)
+        );
+    }
+    out.lit("</tbody>");
+    if limit < ix.len() {
+        put!(
+            out,
+            "<tfoot><tr><td colspan=\"4\"><button data-act=\"{}\">show all {} rows</button></td></tr></tfoot>",
+            Act::All,
+            ix.len()
+        );
+    }
+    out.lit("</table>");
+}
+
+/// The job's other reports (`others`, positions in `list`), each `data-act="open"`, and the
+/// button to its trend (`data-act="trend"`) when they measured ≥ 3 commits.
+pub fn history_html(
+    list: &[ReportSummary],
+    others: &[usize],
+    commits: usize,
+    metric: Option<&str>,
+    complete: bool,
+) -> Html {
+    let mut out = Html::new();
+    put!(out, "<h3>This job in other reports ({})</h3>", others.len());
+    if others.is_empty() {
+        let why = if complete { "No other report measured this job." } else { "loading the reports list…" };
+        put!(out, "<p class=\"hint\">{}</p>", why);
+    }
+    out.lit("<ul>");
+    for &i in others {
+        let r = &list[i];
+        put!(
+            out,
+            "<li><a href=\"#\" data-act=\"{}\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            Act::Open,
+            permalink_key(r),
+            r.subject.as_deref().unwrap_or(&r.id),
+            r.date.as_deref().map(short_date).unwrap_or_default(),
+            word_class(&r.word),
+            headline_text(r)
+        );
+    }
+    out.lit("</ul>");
+    if let Some(m) = metric.filter(|_| commits >= 3) {
+        put!(
+            out,
+            "<button data-act=\"{}\" data-testid=\"job-trend\">Trend of {} over {} commits</button>",
+            Act::Trend,
+            m,
+            commits
+        );
+    }
+    out
+}
