@@ -114,7 +114,7 @@ test('arrow keys move the open report through the list, keeping the focus there'
   await page.goto(site.srv.url);
   await page.getByTestId('report-list').waitFor();
   const keys = index.root.newest.map(keyOf);
-  await page.locator('[data-testid=report-item] button').first().focus();
+  await page.locator('[data-testid=report-item] a').first().focus();
   for (const [key, at] of [['ArrowDown', 1], ['ArrowDown', 2], ['ArrowUp', 1]]) {
     await page.keyboard.press(key);
     await page.waitForFunction((k) => new URL(location.href).searchParams.get('report') === k, keys[at]);

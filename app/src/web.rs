@@ -330,6 +330,12 @@ pub async fn load_series(
     Ok((series, steps))
 }
 
+/// A click with the main button and no modifier: a link's click the app may take over (a
+/// modified one opens the link's page in a new tab or window, as the browser does).
+pub fn plain_click(ev: &web_sys::MouseEvent) -> bool {
+    ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key())
+}
+
 /// For a click inside HTML written by `html`: the nearest `[data-act]` element's `data-act`,
 /// `data-value` and `data-i` (row position). An action no `Act` spells is `unknown`.
 pub fn action_of(ev: &web_sys::Event) -> Option<(crate::html::Act, String, Option<usize>)> {

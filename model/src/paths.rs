@@ -6,7 +6,63 @@
 pub const INDEX: &str = "index.json";
 
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
-pub const DIRS: [&str; 8] = ["t", "s", "j", "c", "d", "r", "a", "l"];
+pub const DIRS: [&str; 10] = ["t", "s", "j", "c", "d", "r", "a", "l", "m", "p"];
+
+/// The first screen as a static page (the newest reports, the newest report), written beside the
+/// root; the site's build puts it, `m/` and `p/` at the site's root, the JSON under `data/`.
+pub const FIRST_PAGE: &str = "index.html";
+
+/// The directories of static pages: a report's (`m/`) and the lists' (`p/`). They sit at the
+/// site's root (a lore link with its host swapped opens `m/<Message-ID>/`), the data beside them
+/// under `data/`.
+pub const PAGE_DIRS: [&str; 2] = ["m", "p"];
+
+/// The folder of a report's page under `m/`: its Message-ID without `<>` as lore spells it in
+/// its URLs, when every byte of it needs no escape in a URL path and it is a plain file name;
+/// else the report id (`key` a Message-ID or a report id).
+pub fn page_dir(key: &str) -> String {
+    let k = key.trim();
+    let k = k.strip_prefix('<').and_then(|m| m.strip_suffix('>')).unwrap_or(k);
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"._~!$&'()*+,;=:@-".contains(&b);
+    if !k.is_empty() && k.len() <= 200 && !k.starts_with('.') && k.bytes().all(plain) {
+        k.to_string()
+    } else {
+        hash_hex(k.as_bytes())
+    }
+}
+
+/// A report's static page (`key`: its Message-ID, else its report id), relative to the site's root.
+pub fn report_html(key: &str) -> String {
+    format!("m/{}/index.html", page_dir(key))
+}
+
+/// The link to a report's page from any page of the site (every page sets `<base>` to the root).
+pub fn report_url(key: &str) -> String {
+    format!("m/{}/", page_dir(key))
+}
+
+/// A page of a static list of reports (`list`: `all`, or `tc/<slug>` of a testcase): `Some(n)`
+/// the n-th full page from the oldest, `None` the newest (`index.html`, the list's stable
+/// address). Numbered from the oldest, so a new report rewrites the newest page only.
+pub fn list_html(list: &str, n: Option<usize>) -> String {
+    match n {
+        Some(n) => format!("p/{list}/{n}.html"),
+        None => format!("p/{list}/index.html"),
+    }
+}
+
+/// The link to a page of a list (`list_html`), from any page of the site.
+pub fn list_url(list: &str, n: Option<usize>) -> String {
+    match n {
+        Some(n) => format!("p/{list}/{n}.html"),
+        None => format!("p/{list}/"),
+    }
+}
+
+/// The list of one testcase's reports (`list_html`'s `list`).
+pub fn testcase_list(testcase: &str) -> String {
+    format!("tc/{}", slug(testcase))
+}
 
 /// A testcase's catalog, named by its content hash (`hash`: `content_hash` of the bytes).
 pub fn catalog(testcase: &str, hash: &str) -> String {
@@ -161,6 +217,24 @@ impl Default for Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lore link with its host swapped opens the page: a Message-ID that needs no escape is the
+    /// folder's name as it is; any other (a `/`, `%`, space, a leading dot, a huge one) is its id.
+    #[test]
+    fn a_report_page_is_named_as_lore_spells_the_message_id() {
+        let mid = "202512011530.5e2b8c9a-lkp@intel.com";
+        assert_eq!(report_html(mid), format!("m/{mid}/index.html"));
+        assert_eq!(report_url(&format!("<{mid}>")), format!("m/{mid}/"));
+        assert_eq!(page_dir("Zx+a=b$c!d'(e)*f,g;h:i~j@k"), "Zx+a=b$c!d'(e)*f,g;h:i~j@k");
+        for odd in ["a/b@c", "a b@c", "a%2F@c", ".hidden@x", "a\\b@c", "é@x", "", "?x@y", "a#b@c"] {
+            assert_eq!(page_dir(odd), hash_hex(odd.as_bytes()), "{odd}");
+        }
+        assert_eq!(page_dir(&"x".repeat(201)).len(), 16);
+        assert_eq!(page_dir("0123456789abcdef"), "0123456789abcdef", "a report id is its own folder");
+        assert_eq!(list_html("all", Some(3)), "p/all/3.html");
+        assert_eq!((list_html("all", None).as_str(), list_url("all", None).as_str()), ("p/all/index.html", "p/all/"));
+        assert_eq!(testcase_list("fio-basic"), "tc/fio-basic");
+    }
 
     #[test]
     fn paths_are_stable_and_safe() {

@@ -29,6 +29,7 @@ macro_rules! spelled {
 }
 
 pub mod html;
+pub mod page;
 pub mod profile;
 pub mod report;
 pub mod rows;

@@ -133,27 +133,44 @@ pub fn profile_html(out: &mut Html, rows: &[Row]) {
         }
         put!(out, "<h4>{}</h4><ol class=\"profile\" data-testid=\"{}\">", title, testid);
         for n in nodes.iter().take(80) {
-            let w = |v: Option<f64>| format!("{:.1}", 100.0 * v.unwrap_or(0.0) / max);
-            put!(
-                out,
-                "<li class=\"node{}\" data-testid=\"profile-node\" data-depth=\"{}\" style=\"padding-left:{}em\">\
-                 <span class=\"fn\" title=\"{}\">{}</span><span class=\"bars\"><span class=\"pbar pbase\" style=\"width:{}%\"></span>\
-                 <span class=\"pbar phead\" style=\"width:{}%\"></span></span><span class=\"num\">{} → {}</span><span class=\"num delta\">{}</span></li>",
-                if n.mover { " mover" } else { "" },
-                n.depth,
-                n.depth,
-                n.name,
-                n.name,
-                w(n.base),
-                w(n.head),
-                Node::text(n.base),
-                Node::text(n.head),
-                n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default(),
-            );
+            node_html(out, n, max);
         }
         out.lit("</ol>");
     }
     out.lit("</details>");
+}
+
+/// One node in about what its numbers cost: the depth and the bars' widths as CSS variables
+/// (`ol.profile li` draws the bars), end tag omitted; a mover is `class=m`.
+fn node_html(out: &mut Html, n: &Node, max: f64) {
+    let w = |v: Option<f64>| format!("{:.1}", 100.0 * v.unwrap_or(0.0) / max);
+    let (b, h, delta) = (w(n.base), w(n.head), n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default());
+    let (from, to) = (Node::text(n.base), Node::text(n.head));
+    if n.mover {
+        put!(
+            out,
+            "<li class=m style=\"--d:{};--b:{}%;--h:{}%\"><span>{}</span><span>{} → {}</span><span>{}</span>\n",
+            n.depth,
+            b,
+            h,
+            n.name,
+            from,
+            to,
+            delta
+        );
+    } else {
+        put!(
+            out,
+            "<li style=\"--d:{};--b:{}%;--h:{}%\"><span>{}</span><span>{} → {}</span><span>{}</span>\n",
+            n.depth,
+            b,
+            h,
+            n.name,
+            from,
+            to,
+            delta
+        );
+    }
 }
 
 #[cfg(test)]

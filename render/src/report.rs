@@ -148,8 +148,29 @@ fn fail_row(r: &model::DocRow, h: usize) -> FailRow {
     }
 }
 
-/// The list rows of `ix` (positions in `list`), the `open` one marked; each row's button
-/// carries `data-act="open"` and the report's permalink key.
+/// Other reports of the same job as `r` (first testcase, machine and parameters), in list order.
+pub fn same_job(list: &[ReportSummary], r: &ReportSummary) -> Vec<usize> {
+    let key = |x: &ReportSummary| (x.testcases.first().cloned(), x.machine.clone(), x.params.clone());
+    let k = key(r);
+    (0..list.len()).filter(|&i| list[i].id != r.id && !list[i].machine.is_empty() && key(&list[i]) == k).collect()
+}
+
+/// Distinct commits (head and base) measured by the reports `at` of `list` and `r` itself.
+pub fn commits_measured(list: &[ReportSummary], at: &[usize], r: &ReportSummary) -> usize {
+    let mut c: Vec<&str> = Vec::new();
+    for x in at.iter().map(|&i| &list[i]).chain(std::iter::once(r)) {
+        for id in x.commit.iter().chain(&x.base) {
+            let short = &id[..id.len().min(10)];
+            if !c.contains(&short) {
+                c.push(short);
+            }
+        }
+    }
+    c.len()
+}
+
+/// The list rows of `ix` (positions in `list`), the `open` one marked; each row links the
+/// report's page and carries `data-act="open"` and its permalink key (the app opens it in place).
 pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> Html {
     let mut out = Html::new();
     for &i in ix {
@@ -160,12 +181,13 @@ pub fn list_html(list: &[ReportSummary], ix: &[usize], open: Option<&str>) -> Ht
         put!(
             out,
             "<li class=\"report-item{}\" data-testid=\"report-item\" data-report=\"{}\">\
-             <button class=\"report-open\" data-act=\"{}\" data-value=\"{}\">\
+             <a class=\"report-open\" href=\"{}\" data-act=\"{}\" data-value=\"{}\">\
              <span class=\"when\">{}</span><span class=\"branch\">{}</span><span class=\"commit\">{}</span>\
              <span class=\"subject\">{}</span><span class=\"headline {}\">{}</span><span class=\"job\">{} · {} {}</span>\
-             </button></li>",
+             </a></li>",
             cls,
             key,
+            model::paths::report_url(&key),
             Act::Open,
             key,
             r.date.as_deref().map(short_date).unwrap_or_default(),
@@ -322,7 +344,7 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
     put!(
         out,
-        "</label></div><table class=\"compare\" data-testid=\"report-rows\"><thead><tr>\
+        "</label></div><table class=\"compare rows\" data-testid=\"report-rows\"><thead><tr>\
         <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
         <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
         Act::Sort,
@@ -333,24 +355,7 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     let ix = crate::rows::view(rows, f.ns.as_deref(), f.dir, f.sort);
     let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
     for &k in &ix[..limit] {
-        let r = &rows[k];
-        let cls = match r.direction {
-            Direction::Regression => " regression",
-            Direction::Improvement => " improvement",
-            Direction::Undefined => "",
-        };
-        let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
-        put!(
-            out,
-            "<tr data-testid=\"report-row\" data-metric=\"{}\"><td class=\"metric\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num change{}\">{}</td><td class=\"num\">{}</td></tr>",
-            r.metric,
-            r.metric,
-            cell(&r.base),
-            cls,
-            r.change_text(),
-            cell(&r.head)
-        );
+        row_html(out, &rows[k]);
     }
     out.lit("</tbody>");
     if limit < ix.len() {
@@ -362,6 +367,19 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
         );
     }
     out.lit("</table>");
+}
+
+/// One row as the mail prints it, in about what the mail spends on it: end tags omitted, the
+/// columns styled by position (`table.rows`), the change coloured by the row's class (`r`
+/// regression, `i` improvement). Static pages and the app write the same bytes.
+fn row_html(out: &mut Html, r: &Row) {
+    let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
+    let (base, change, head) = (cell(&r.base), r.change_text(), cell(&r.head));
+    match r.direction {
+        Direction::Regression => put!(out, "<tr class=r><td>{}<td>{}<td>{}<td>{}\n", r.metric, base, change, head),
+        Direction::Improvement => put!(out, "<tr class=i><td>{}<td>{}<td>{}<td>{}\n", r.metric, base, change, head),
+        Direction::Undefined => put!(out, "<tr><td>{}<td>{}<td>{}<td>{}\n", r.metric, base, change, head),
+    };
 }
 
 /// The job's other reports (`others`, positions in `list`), each `data-act="open"`, and the
@@ -384,7 +402,8 @@ pub fn history_html(
         let r = &list[i];
         put!(
             out,
-            "<li><a href=\"#\" data-act=\"{}\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            "<li><a href=\"{}\" data-act=\"{}\" data-value=\"{}\" data-testid=\"job-report\">{}</a> <span class=\"when\">{}</span> <span class=\"headline {}\">{}</span></li>",
+            model::paths::report_url(&permalink_key(r)),
             Act::Open,
             permalink_key(r),
             r.subject.as_deref().unwrap_or(&r.id),

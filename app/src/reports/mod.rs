@@ -42,27 +42,6 @@ pub fn doc_candidates(key: &str) -> Vec<String> {
     vec![by_message]
 }
 
-/// Other reports of the same job as `r` (first testcase, machine and parameters), in list order.
-pub fn same_job(list: &[ReportSummary], r: &ReportSummary) -> Vec<usize> {
-    let key = |x: &ReportSummary| (x.testcases.first().cloned(), x.machine.clone(), x.params.clone());
-    let k = key(r);
-    (0..list.len()).filter(|&i| list[i].id != r.id && !list[i].machine.is_empty() && key(&list[i]) == k).collect()
-}
-
-/// Distinct commits (head and base) measured by the reports `at` of `list` and `r` itself.
-pub fn commits_measured(list: &[ReportSummary], at: &[usize], r: &ReportSummary) -> usize {
-    let mut c: Vec<&str> = Vec::new();
-    for x in at.iter().map(|&i| &list[i]).chain(std::iter::once(r)) {
-        for id in x.commit.iter().chain(&x.base) {
-            let short = &id[..id.len().min(10)];
-            if !c.contains(&short) {
-                c.push(short);
-            }
-        }
-    }
-    c.len()
-}
-
 /// From a catalog: the reports (other than `except`) with a table of job `job`, newest first,
 /// and the number of distinct commits every report of the job measured.
 pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportSummary>, usize) {
@@ -316,10 +295,11 @@ mod tests {
         let t = tables(&doc(), &|_| 1);
         let html = tables_html(&t, &TableFilter::default()).into_string();
         assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
-        assert!(html.contains("data-metric=\"fio.write_iops\"") && html.contains("report-fails"), "{html}");
+        assert!(html.contains("<tr class=r><td>fio.write_iops<td>100.00<td>-10.0%<td>90.00\n"), "{html}");
+        assert!(html.contains("report-fails"), "{html}");
         let only =
             tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() }).into_string();
-        assert!(!only.contains("data-testid=\"report-row\""), "{only}");
+        assert!(!only.contains("<tr class=r>") && !only.contains("<tr><td>"), "{only}");
         let mut d = doc();
         d.notes = vec!["This is not a <regression>".into()];
         d.url = Some("javascript:alert(1)".into());

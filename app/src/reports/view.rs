@@ -431,7 +431,10 @@ fn on_list_click(
     move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
         match act {
+            // a report's link: the page's own with a modifier (a new tab), else opened in place
+            Act::Open if !web::plain_click(&ev) => {}
             Act::Open => {
+                ev.prevent_default();
                 // also when it is the open report: a mail shown instead of it gives way
                 mail.close();
                 nav.push(|s| {
@@ -448,7 +451,7 @@ fn on_list_click(
 }
 
 /// Up/Down move the open report through the shown rows (the history entry is replaced, as a
-/// filter change is), keeping the focus on the list; Enter on a row opens it (a button).
+/// filter change is), keeping the focus on the list; Enter on a row opens it (a link).
 fn on_list_key(
     nav: Nav,
     filtered: Filtered,
@@ -468,7 +471,7 @@ fn on_list_key(
         });
         let Some(next) = next else { return };
         ev.prevent_default();
-        let sel = format!(".report-list button[data-value=\"{}\"]", next.replace('\\', "\\\\").replace('"', "\\\""));
+        let sel = format!(".report-list a[data-value=\"{}\"]", next.replace('\\', "\\\\").replace('"', "\\\""));
         nav.replace(|s| {
             s.open_report(next);
         });
@@ -697,6 +700,9 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
     let target = StoredValue::new(None::<(String, String, String)>);
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
+        if act == Act::Open && !web::plain_click(&ev) {
+            return;
+        }
         ev.prevent_default();
         match act {
             Act::Open => {

@@ -121,8 +121,13 @@ fn import_full(
     stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &reports);
     {
+        use importer::store::{pack, pages};
         use rayon::prelude::*;
-        reports.par_iter().try_for_each(|r| publisher.write(&[importer::store::pack::report_file(r)]))?;
+        let all = pack::newest_first(reports.iter().map(model::ReportSummary::listed).collect());
+        let jobs = pages::Jobs::of(&all);
+        reports
+            .par_iter()
+            .try_for_each(|r| publisher.write(&[pack::report_file(r), pages::report_file(r, &all, &jobs)]))?;
     }
     let (mut files, mut root) = importer::store::pack::list_files(entries, &reports, &scripts);
     drop(reports);

@@ -147,17 +147,18 @@ pub fn check(dir: &Path) -> Checked {
     for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
         seen.docs.insert(d);
     }
-    let mut listed = 0;
+    let mut all: Vec<model::ReportSummary> = Vec::new();
     for p in &root.pages {
         checked += 1;
         match read_hashed::<model::ReportPage>(dir, p) {
             Ok(page) => {
-                listed += page.reports.len();
                 seen.docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id)));
+                all.extend(page.reports);
             }
             Err(e) => problems.push(e),
         }
     }
+    let listed = all.len();
     if !root.pages.is_empty() && listed != root.totals.reports {
         problems.push(format!(
             "{}: the reports list holds {listed} reports, the root counts {}",
@@ -180,6 +181,9 @@ pub fn check(dir: &Path) -> Checked {
             problems.push(format!("{rel}: missing"));
         }
     }
+    if !root.pages.is_empty() {
+        checked += check_pages(dir, &all, &mut problems, &mut seen.files);
+    }
     let mut named = seen.files;
     named.extend(seen.docs);
     named.extend(seen.scripts);
@@ -187,6 +191,39 @@ pub fn check(dir: &Path) -> Checked {
     // (a file a broken catalog names would count as one: listed only for a whole dataset)
     let strays = if problems.is_empty() { strays(dir, &named) } else { Vec::new() };
     Checked { problems, files: checked, strays }
+}
+
+/// The static pages (every report's, the first screen, the lists) are what `pages` makes of the
+/// documents and the reports list (`all`, newest first): each one read and compared.
+fn check_pages(
+    dir: &Path,
+    all: &[model::ReportSummary],
+    problems: &mut Vec<String>,
+    named: &mut BTreeSet<String>,
+) -> usize {
+    use crate::store::pages;
+    use rayon::prelude::*;
+    let jobs = pages::Jobs::of(all);
+    let doc = |s: &model::ReportSummary| read::<ReportDoc>(dir, &paths::report_doc(&s.id));
+    let mut want: Vec<Result<crate::store::File, String>> =
+        all.par_iter().map(|s| doc(s).map(|d| pages::report_file(&d, all, &jobs))).collect();
+    let newest = all.first().and_then(|s| doc(s).ok());
+    want.extend(pages::list_pages(all, model::NEWEST, newest.as_ref(), &jobs).into_iter().map(Ok));
+    let found: Vec<Option<String>> = want
+        .par_iter()
+        .map(|w| {
+            let (rel, bytes) = w.as_ref().ok()?;
+            match std::fs::read(dir.join(rel)) {
+                Ok(b) if &b == bytes => None,
+                Ok(_) => Some(format!("{rel}: not the page of its report document and the reports list (re-import)")),
+                Err(e) => Some(format!("{rel}: {e}")),
+            }
+        })
+        .collect();
+    problems.extend(found.into_iter().flatten());
+    let n = want.len();
+    named.extend(want.into_iter().flatten().map(|(rel, _)| rel));
+    n
 }
 
 /// The files a check met, by path in the dataset.

@@ -384,17 +384,26 @@ pub fn add_with_state(
     for p in &root.pages {
         old.extend(read::<model::ReportPage>(dir, p)?.reports);
     }
-    let mut summaries: Vec<model::ReportSummary> =
-        old.into_iter().filter(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id)).collect();
+    let (mut summaries, out): (Vec<model::ReportSummary>, Vec<model::ReportSummary>) =
+        old.into_iter().partition(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id));
+    let removed: Vec<model::ReportSummary> = out.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
     let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries);
     summaries.extend(t.reports.iter().map(model::ReportSummary::listed));
     let total = root.totals.reports + ids.len() - t.old_ids.len();
-    let (mut new_root, pages) = pack::root(entries, total, summaries);
+    let all = pack::newest_first(summaries);
+    let changed: BTreeSet<&str> =
+        t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(|r| r.id.as_str()).collect();
+    let read_doc = |id: &str| read::<ReportDoc>(dir, &paths::report_doc(id));
+    let (page_files, pages_gone) =
+        crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &read_doc);
+    files.extend(page_files);
+    let (mut new_root, pages) = pack::root(entries, total, all);
     files.extend(pages);
     stages.mark("into: the report documents and the reports list");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     old_files.extend(gone.iter().map(|h| paths::script(h)));
+    old_files.extend(pages_gone);
     // the documents of old reports merged into others
     old_files.extend(t.old_ids.iter().filter(|id| !ids.contains(id.as_str())).map(|id| paths::report_doc(id)));
     match (state, &root.archives) {

@@ -14,8 +14,7 @@ use std::collections::BTreeMap;
 /// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
 pub const CHUNK_POINTS: usize = 2048;
 
-/// A file to write: path relative to the data directory, and its bytes.
-pub type File = (String, Vec<u8>);
+pub use crate::store::File;
 
 /// `v` as the bytes of a published JSON file (one line, newline-terminated).
 pub fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
@@ -388,20 +387,29 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
         files.extend(p.files);
     }
     files.par_extend(data.reports.par_iter().map(report_file));
+    let all = newest_first(data.reports.iter().map(ReportSummary::listed).collect());
+    let jobs = crate::store::pages::Jobs::of(&all);
+    let docs: Vec<&ReportDoc> = data.reports.iter().collect();
+    files.extend(crate::store::pages::report_files(&docs, &all, &jobs));
     let (rest, root) = list_files(entries, &data.reports, &data.scripts);
     files.extend(rest);
     (files, root)
 }
 
-/// The files of a full build besides the testcases' and the report documents (scripts, the
-/// reports list), and the root over the testcases' entries.
+/// The files of a full build besides the testcases', the report documents and their pages
+/// (scripts, the reports list, the first screen and the lists as pages), and the root over the
+/// testcases' entries.
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
     reports: &[ReportDoc],
     scripts: &BTreeMap<String, String>,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    let (root, pages) = root(entries, reports.len(), reports.iter().map(ReportSummary::listed).collect());
+    let all = newest_first(reports.iter().map(ReportSummary::listed).collect());
+    let jobs = crate::store::pages::Jobs::of(&all);
+    let newest = all.first().and_then(|s| reports.iter().find(|d| d.id == s.id));
+    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, &jobs));
+    let (root, pages) = root(entries, reports.len(), all);
     files.extend(pages);
     (files, root)
 }

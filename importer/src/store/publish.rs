@@ -150,6 +150,7 @@ impl Publisher {
             written.changed += 1;
         }
         keep.insert(out.join(paths::INDEX));
+        keep.insert(out.join(paths::FIRST_PAGE));
         written.removed = match sweep {
             Sweep::All => {
                 paths::DIRS.iter().map(|d| remove_stale(&out.join(d), &keep)).sum::<std::io::Result<usize>>()?
@@ -168,9 +169,10 @@ impl Publisher {
     }
 }
 
-/// Files named by their content hash: the same name means the same bytes.
+/// Files named by their content hash: the same name means the same bytes. Report documents and
+/// the static pages have stable names.
 fn is_hash_named(rel: &str) -> bool {
-    !rel.starts_with("d/")
+    !(rel.starts_with("d/") || rel.starts_with("m/") || rel.starts_with("p/") || rel == paths::FIRST_PAGE)
 }
 
 /// Write `bytes` at `path` through a temporary file and a rename, unless the file is already

@@ -1,0 +1,288 @@
+//! Whole static pages: a report's (`m/<Message-ID>/`), the first screen (`index.html`) and the
+//! lists (`p/…`). Each is complete and readable without JavaScript, styled by the site's
+//! `main.css`, and starts the app (`boot.js`), which takes the page over where it stands. Every
+//! page sets `<base>` to the site's root, so one link (`m/…/`, `data/…`) means the same file from
+//! any page, and the site works under any sub-path.
+
+use crate::html::Html;
+use crate::put;
+use crate::report::{self, TableFilter};
+use model::{ReportDoc, ReportSummary};
+
+/// Reports per page of a static list.
+pub const LIST_PAGE: usize = 100;
+
+/// A page's `<head>` and the start of its body: `depth` folders below the site's root.
+fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
+    out.lit(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+        <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+    );
+    put!(out, "<base href=\"{}\"><title>{}</title>", "../".repeat(depth).as_str(), title);
+    if !description.is_empty() {
+        put!(out, "<meta name=\"description\" content=\"{}\">", description);
+    }
+    out.lit(
+        "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"main.css\">\
+        <script type=\"module\" src=\"boot.js\"></script></head>\n<body><div id=\"static\">\
+        <header class=\"top\" role=\"banner\"><h1><a href=\"./\">LKP Explorer</a></h1>\
+        <span class=\"tagline\">Linux kernel test robot performance reports: find one, read it whole, see the job's history</span></header>\n",
+    );
+}
+
+fn close(out: &mut Html) {
+    out.lit("</div></body></html>\n");
+}
+
+/// A report as an `<article>`: head, the job's other reports (`others`, newest first; `commits`
+/// they and it measured), every table with every row, the reproduce script's link.
+pub fn report_article(d: &ReportDoc, others: &[ReportSummary], commits: usize) -> Html {
+    let me = ReportSummary::of(d);
+    let tables = report::tables(d, &|_| 0);
+    let mut out = Html::new();
+    put!(out, "<article class=\"report\" data-testid=\"report-page\" data-report-id=\"{}\">", d.id);
+    out.html(&report::head_html(d, &|_| None));
+    let ix: Vec<usize> = (0..others.len()).collect();
+    put!(
+        out,
+        "<section class=\"job-history\" data-testid=\"job-history\">{}</section>",
+        report::history_html(others, &ix, commits, me.metric.as_deref(), true)
+    );
+    out.html(&report::tables_html(&tables, &TableFilter { all: true, ..Default::default() }));
+    if let Some(h) = &d.script {
+        put!(
+            out,
+            "<h3>Reproduce</h3><p><a href=\"data/{}\" data-testid=\"script-link\">the reproduce script</a></p>",
+            model::paths::script(h)
+        );
+    }
+    out.lit("</article>");
+    out
+}
+
+/// The first screen's count of reports, in all and per testcase.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counts {
+    pub all: usize,
+    pub testcases: Vec<(String, usize)>,
+}
+
+/// The links to the lists: the newest reports, every report, and the lists of `testcases` (with
+/// their counts on the first screen). Stable addresses: a new report changes no report's page.
+fn nav_html(out: &mut Html, testcases: &[String], counts: Option<&Counts>) {
+    out.lit("<nav class=\"crumbs\" data-testid=\"page-nav\"><a href=\"./\">Newest reports</a>");
+    let all = model::paths::list_url("all", None);
+    match counts {
+        Some(c) => put!(out, " · <a href=\"{}\">All {} reports</a>", all, c.all),
+        None => put!(out, " · <a href=\"{}\">All reports</a>", all),
+    };
+    let listed: Vec<(&str, Option<usize>)> = match counts {
+        Some(c) => c.testcases.iter().map(|(t, n)| (t.as_str(), Some(*n))).collect(),
+        None => testcases.iter().map(|t| (t.as_str(), None)).collect(),
+    };
+    for (tc, n) in listed {
+        let url = model::paths::list_url(&model::paths::testcase_list(tc), None);
+        match n {
+            Some(n) => put!(out, " · <a href=\"{}\">{} ({})</a>", url, tc, n),
+            None => put!(out, " · <a href=\"{}\">{}</a>", url, tc),
+        };
+    }
+    out.lit("</nav>\n");
+}
+
+/// A report's page (`m/<Message-ID>/index.html`).
+pub fn report_page(d: &ReportDoc, others: &[ReportSummary], commits: usize) -> Html {
+    let me = ReportSummary::listed(d);
+    let mut out = Html::with_capacity(4096);
+    let title = d.subject.clone().unwrap_or_else(|| d.source.clone());
+    open(&mut out, 2, &title, &report::headline_text(&me));
+    out.lit("<main class=\"static-page\">");
+    nav_html(&mut out, &me.testcases, None);
+    out.html(&report_article(d, others, commits));
+    out.lit("</main>");
+    close(&mut out);
+    out
+}
+
+/// The first screen (`index.html`): the newest reports (`newest`, newest first) beside the
+/// newest report (`open`, with its job's other reports), and the links to every list.
+pub fn first_page(
+    newest: &[ReportSummary],
+    open_doc: Option<(&ReportDoc, &[ReportSummary], usize)>,
+    counts: &Counts,
+) -> Html {
+    let mut out = Html::with_capacity(64 * 1024);
+    open(
+        &mut out,
+        0,
+        "LKP Explorer",
+        "Linux kernel test robot (LKP) performance reports per commit, with stddev bands, commit links and reproduce scripts.",
+    );
+    out.lit("<main class=\"static-page\">");
+    nav_html(&mut out, &[], Some(counts));
+    let key = open_doc.map(|(d, _, _)| d.message_id.clone().unwrap_or_else(|| d.id.clone()));
+    put!(
+        out,
+        "<div class=\"reports-layout\"><section class=\"reports-list\" aria-label=\"Reports\">\
+         <p class=\"list-count\" data-testid=\"reports-count\">the {} newest reports</p><ol class=\"report-list\" data-testid=\"report-list\">{}</ol>",
+        newest.len(),
+        report::list_html(newest, &(0..newest.len()).collect::<Vec<_>>(), key.as_deref())
+    );
+    out.lit("</section><section class=\"report-pane\" aria-label=\"Report\">");
+    if let Some((d, others, commits)) = open_doc {
+        out.html(&report_article(d, others, commits));
+    }
+    out.lit("</section></div></main>");
+    close(&mut out);
+    out
+}
+
+/// A page of a list (`list`: its name in `model::paths::list_html`; `n`: `None` the newest page,
+/// else the n-th from the oldest; `reports`: the page's, newest first): the links to the newer
+/// and older pages (`last`: the count of numbered pages).
+pub fn list_page(title: &str, list: &str, n: Option<usize>, last: usize, reports: &[ReportSummary]) -> Html {
+    let mut out = Html::with_capacity(32 * 1024);
+    let depth = model::paths::list_html(list, n).matches('/').count();
+    let full = match n {
+        Some(k) => format!("{title}, page {} of the oldest", k + 1),
+        None => format!("{title}, the newest"),
+    };
+    open(&mut out, depth, &full, "");
+    out.lit("<main class=\"static-page\">");
+    nav_html(&mut out, &[], None);
+    put!(out, "<h2>{}</h2><p class=\"pager\">", full);
+    let newer = match n {
+        Some(k) if k + 1 < last => Some(Some(k + 1)),
+        Some(_) => Some(None),
+        None => None,
+    };
+    let older = match n {
+        Some(0) => None,
+        Some(k) => Some(k - 1),
+        None => last.checked_sub(1),
+    };
+    if let Some(p) = newer {
+        put!(out, "<a rel=\"prev\" href=\"{}\">newer reports</a> ", model::paths::list_url(list, p));
+    }
+    if let Some(p) = older {
+        put!(out, "<a rel=\"next\" href=\"{}\">older reports</a>", model::paths::list_url(list, Some(p)));
+    }
+    put!(
+        out,
+        "</p><ol class=\"report-list\" data-testid=\"report-list\">{}</ol>",
+        report::list_html(reports, &(0..reports.len()).collect::<Vec<_>>(), None)
+    );
+    out.lit("</main>");
+    close(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::{DocCommit, DocHeadline, DocJob, DocRow, DocSection};
+
+    fn doc(subject: &str) -> ReportDoc {
+        let row = |metric: &str, v: [f64; 2], change: f64, weight: i8| DocRow {
+            metric: metric.into(),
+            values: vec![Some(v[0]), Some(v[1])],
+            stddev_pct: vec![Some(2.0), None],
+            changes: vec![Some(change)],
+            weight,
+            ..Default::default()
+        };
+        ReportDoc {
+            id: "00000000000000aa".into(),
+            message_id: Some("2025@intel.com".into()),
+            subject: Some(subject.into()),
+            date: Some("Mon, 1 Dec 2025 10:00:00 +0800".into()),
+            headlines: vec![DocHeadline {
+                metric: "fsmark.files_per_sec".into(),
+                word: "regression".into(),
+                ..Default::default()
+            }],
+            commits: vec![
+                DocCommit { id: "4591c3ef75aa".into(), url: Some("javascript:alert(1)".into()), ..Default::default() },
+                DocCommit { id: "1111111111bb".into(), ..Default::default() },
+            ],
+            jobs: vec![DocJob { testcase: "fsmark".into(), machine: "lkp-1".into(), ..Default::default() }],
+            sections: vec![DocSection {
+                commits: vec!["1111111111bb".into(), "4591c3ef75aa".into()],
+                rows: vec![
+                    row("fsmark.files_per_sec", [100.0, 94.0], -6.0, 1),
+                    row("vmstat.<script>", [1.0, 2.0], 100.0, 0),
+                ],
+                ..Default::default()
+            }],
+            script: Some("abc".into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_report_page_is_whole_and_inert() {
+        let d = doc("[btrfs] <b>6.0%</b> regression");
+        let other = ReportSummary {
+            id: "b".into(),
+            message_id: Some("x/y@z".into()),
+            subject: Some("older".into()),
+            ..Default::default()
+        };
+        let html = report_page(&d, std::slice::from_ref(&other), 2).into_string();
+        assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
+        assert!(html.contains("<base href=\"../../\">"), "a report page is two folders down");
+        assert!(html.contains("<title>[btrfs] &lt;b&gt;6.0%&lt;/b&gt; regression</title>"), "{html}");
+        assert!(html.contains("<tr class=r><td>fsmark.files_per_sec<td>100.00 ± 2%<td>-6.0%<td>94.00\n"), "{html}");
+        assert!(html.contains("<td>vmstat.&lt;script&gt;<td>"), "every row, its name escaped");
+        assert!(!html.contains("javascript:"), "links are http(s) only");
+        assert!(
+            html.contains(&format!("href=\"m/{}/\"", model::paths::page_dir("x/y@z"))),
+            "the job's other report linked"
+        );
+        assert!(html.contains("href=\"data/r/abc.sh\""), "the reproduce script");
+        assert!(
+            html.contains("href=\"p/tc/fsmark/\">fsmark</a>") && html.contains("href=\"p/all/\">All reports</a>"),
+            "{html}"
+        );
+        assert!(html.contains("<script type=\"module\" src=\"boot.js\"></script>"), "the app starts on top");
+    }
+
+    #[test]
+    fn the_first_screen_and_the_lists_link_every_report() {
+        let d = doc("newest");
+        let list: Vec<ReportSummary> = (0..3)
+            .map(|i| ReportSummary {
+                id: format!("{i:016x}"),
+                message_id: Some(format!("m{i}@x")),
+                subject: Some(format!("s{i}")),
+                ..Default::default()
+            })
+            .collect();
+        let counts = Counts { all: 3, testcases: vec![("fsmark".into(), 1)] };
+        let html = first_page(&list, Some((&d, &[], 1)), &counts).into_string();
+        assert!(
+            html.contains("href=\"p/all/\">All 3 reports</a>") && html.contains("href=\"p/tc/fsmark/\">fsmark (1)</a>"),
+            "{html}"
+        );
+        assert!(html.contains("<base href=\"\">"), "the first screen is at the root");
+        assert_eq!(html.matches("data-testid=\"report-item\"").count(), 3);
+        assert!(html.contains("href=\"m/m1@x/\""), "{html}");
+        assert!(html.contains("data-testid=\"report-page\""), "the newest report pre-rendered");
+        let page = list_page("All reports", "all", Some(1), 3, &list).into_string();
+        assert!(
+            page.contains("<base href=\"../../\">")
+                && page.contains("href=\"p/all/2.html\"")
+                && page.contains("href=\"p/all/0.html\""),
+            "{page}"
+        );
+        let top = list_page("All reports", "all", Some(2), 3, &list).into_string();
+        assert!(top.contains("rel=\"prev\" href=\"p/all/\"") && top.contains("href=\"p/all/1.html\""), "{top}");
+        let newest = list_page("fsmark", "tc/fsmark", None, 0, &list).into_string();
+        assert!(
+            newest.contains("<base href=\"../../../\">")
+                && !newest.contains("rel=\"prev\"")
+                && !newest.contains("rel=\"next\""),
+            "{newest}"
+        );
+    }
+}
