@@ -16,13 +16,13 @@
 # Debug builds (trunk serve, trunk build) skip the split: one module, plain wasm-bindgen.
 # The files go to $TRUNK_STAGING_DIR/app-<hash>/ (the hash of their content, so a host may cache
 # them for ever); the modules import each other by relative names, which therefore never change.
-# The <head> gets their preloads and the <body> the script that starts the app, as trunk's would.
+# boot.js (a stable name) starts the app; the root page gets the preloads. The dataset's static
+# pages (m/, p/, its index.html) move to the site's root.
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk as its post_build hook (see Trunk.toml)}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PROFILE="${TRUNK_PROFILE:-debug}"
-BASE="${TRUNK_PUBLIC_URL:-/}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 WASM_OPT_FLAGS=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals)
 
@@ -65,14 +65,41 @@ build_debug() {
     "$TARGET_DIR/wasm32-unknown-unknown/debug/app.wasm"
 }
 
-# Adds the preloads and the start script to the staged index.html.
+# boot.js, at the site's root under a stable name: starts the app. Every page loads it (the
+# static pages the importer writes name it; they cannot know the app's hash).
+write_boot() {
+  local dir="$1"
+  cat > "$TRUNK_STAGING_DIR/boot.js" <<JS
+import init, * as bindings from './$dir/app.js';
+const wasm = await init({ module_or_path: new URL('./$dir/app_bg.wasm', import.meta.url) });
+window.wasmBindings = bindings;
+dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+JS
+}
+
+# The dataset's static pages go to the site's root: every report's page (m/), the lists (p/) and
+# the first screen (the data's index.html, pre-rendered, replaces the bare shell's).
+place_pages() {
+  local data="$TRUNK_STAGING_DIR/data" d
+  for d in m p; do
+    rm -rf "${TRUNK_STAGING_DIR:?}/$d"
+    [ -d "$data/$d" ] && mv "$data/$d" "$TRUNK_STAGING_DIR/$d"
+  done
+  if [ -f "$data/index.html" ]; then
+    mv "$data/index.html" "$TRUNK_STAGING_DIR/index.html"
+  fi
+}
+
+# Adds the preloads (the app, its module, the root of the data) to the root page, and the start
+# script where the page has none. Relative URLs: the site works under any sub-path.
 link_into_page() {
   local dir="$1" html="$TRUNK_STAGING_DIR/index.html"
   [ -f "$html" ] || die "$html missing"
   grep -q '</head>' "$html" && grep -q '</body>' "$html" || die "$html has no </head> or </body>"
-  local js="${BASE}${dir}/app.js" wasm="${BASE}${dir}/app_bg.wasm"
-  local head="<link rel=\"modulepreload\" href=\"$js\"><link rel=\"preload\" href=\"$wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
-  local body="<script type=\"module\">import init, * as bindings from '$js'; const wasm = await init({ module_or_path: '$wasm' }); window.wasmBindings = bindings; dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));</script>"
+  local head="<link rel=\"modulepreload\" href=\"$dir/app.js\"><link rel=\"preload\" href=\"$dir/app_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
+  grep -q 'href="data/index.json"' "$html" || head="$head<link rel=\"preload\" href=\"data/index.json\" as=\"fetch\" crossorigin=\"anonymous\">"
+  local body=""
+  grep -q 'src="boot.js"' "$html" || body='<script type="module" src="boot.js"></script>'
   # trunk leaves the skipped rust link in place: it goes, the app's own tags come in
   HEAD="$head" BODY="$body" perl -0pi -e 's{<link data-trunk rel="rust"[^>]*data-trunk-skip[^>]*>\n?}{}; s{</head>}{$ENV{HEAD}</head>}; s{</body>}{$ENV{BODY}</body>}' "$html"
 }
@@ -85,5 +112,7 @@ hash="$(cd "$work/pkg" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha
 dir="app-$hash"
 rm -rf "${TRUNK_STAGING_DIR:?}/$dir"
 mv "$work/pkg" "$TRUNK_STAGING_DIR/$dir"
+write_boot "$dir"
+place_pages
 link_into_page "$dir"
 say "$dir: $(cd "$TRUNK_STAGING_DIR/$dir" && ls | tr '\n' ' ')"

@@ -506,9 +506,66 @@ fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
+/// A static report page's address split into the site's root and the report's key: `…/m/<key>/`
+/// (or `…/m/<key>/index.html`), the key percent-decoded (`+` is itself in a path).
+fn page_of(path: &str) -> Option<(&str, String)> {
+    let p = path.strip_suffix("index.html").unwrap_or(path);
+    let p = p.strip_suffix('/')?;
+    let (before, seg) = p.rsplit_once('/')?;
+    let root = before.strip_suffix("/m")?;
+    let key = decode(&seg.replace('+', "%2B")).filter(|k| !k.is_empty())?;
+    Some((&path[..root.len() + 1], key))
+}
+
+/// The view state's query of an address: its query, or on a report's static page (`m/<key>/`)
+/// with no query, that report open.
+pub fn page_query(path: &str, query: &str) -> String {
+    match page_of(path) {
+        Some((_, key)) if query.is_empty() => ViewState { open: Some(key), ..Default::default() }.to_query(),
+        _ => query.to_string(),
+    }
+}
+
+/// The address to write for `query` at `path`: a report's page keeps its own address while the
+/// query is that report alone (its permalink stays as it was opened); any other view goes to the
+/// site's root with its query.
+pub fn page_url(path: &str, query: &str) -> String {
+    let root = match page_of(path) {
+        Some(_) if page_query(path, "") == query => return path.to_string(),
+        Some((root, _)) => root,
+        None => path,
+    };
+    if query.is_empty() {
+        root.to_string()
+    } else {
+        format!("{root}?{query}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lore link with its host swapped opens the report's page; the app reads it as that
+    /// report open and keeps the address while nothing else is chosen.
+    #[test]
+    fn a_report_pages_address_is_its_report_open() {
+        let mid = "202512011530.5e2b8c9a-lkp+x@intel.com";
+        for path in [format!("/m/{mid}/"), format!("/sub/dir/m/{mid}/index.html")] {
+            let q = page_query(&path, "");
+            assert_eq!(ViewState::parse(&q).0.open.as_deref(), Some(mid), "{path}");
+            assert_eq!(page_url(&path, &q), path, "the page keeps its address");
+            let root = if path.starts_with("/sub") { "/sub/dir/" } else { "/" };
+            assert_eq!(page_url(&path, "view=trend&metric=x"), format!("{root}?view=trend&metric=x"));
+            assert_eq!(page_url(&path, ""), root);
+            assert_eq!(page_query(&path, "view=compare"), "view=compare", "a query says it all");
+        }
+        assert_eq!(page_query("/m/a%40b/", ""), page_query("/m/a@b/", ""));
+        for other in ["/", "/index.html", "/x/m/", "/m//", "/p/all/", "/m/a@b"] {
+            assert_eq!(page_query(other, ""), "", "{other}");
+            assert_eq!(page_url(other, "q=1"), format!("{other}?q=1"), "{other}");
+        }
+    }
 
     #[test]
     fn every_trend_link_goes_the_same_way() {

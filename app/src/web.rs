@@ -105,18 +105,18 @@ pub fn cached_files() -> usize {
 
 /// The query string of the current URL, without `?`.
 pub fn current_query() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .map(|s| s.trim_start_matches('?').to_string())
-        .unwrap_or_default()
+    let Some(loc) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    let search = loc.search().unwrap_or_default();
+    crate::state::page_query(&loc.pathname().unwrap_or_default(), search.trim_start_matches('?'))
 }
 
 /// Write `query` into the URL: a new history entry (`push`) or in place.
 pub fn write_url(query: &str, push: bool) {
     let Some(w) = web_sys::window() else { return };
     let path = w.location().pathname().unwrap_or_default();
-    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
-    if w.location().search().ok().map(|s| s.trim_start_matches('?').to_string()).as_deref() == Some(query) {
+    let url = crate::state::page_url(&path, query);
+    let now = format!("{path}{}", w.location().search().unwrap_or_default());
+    if now == url {
         return;
     }
     if let Ok(h) = w.history() {
@@ -328,6 +328,45 @@ pub async fn load_series(
         steps.push(Arc::new(part.detected(&chunk, &metric).map_err(bad)?));
     }
     Ok((series, steps))
+}
+
+/// The static page (`#static`, `render::page`) gives way to the app: removed, and the app's
+/// root (`#app`, hidden while the app loads behind the page) shown. Called once the app has drawn
+/// what the page showed (the open report) or anything else it shows instead (an error, a tab).
+pub fn reveal() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(s) = doc.get_element_by_id("static") {
+        s.remove();
+    }
+    if let Some(a) = doc.get_element_by_id("app") {
+        let _ = a.remove_attribute("hidden");
+    }
+}
+
+/// Where the app mounts on a static page: a new `#app` after the page, hidden while the page has
+/// no query (the app shows what the page shows: `reveal` swaps them), else shown at once with the
+/// page removed. `None` without a static page (the app mounts on `<body>`).
+pub fn takeover_host() -> Option<web_sys::HtmlElement> {
+    let doc = web_sys::window()?.document()?;
+    let page = doc.get_element_by_id("static")?;
+    let host: web_sys::HtmlElement = doc.create_element("div").ok()?.dyn_into().ok()?;
+    host.set_id("app");
+    if current_search().is_empty() {
+        host.set_hidden(true);
+    } else {
+        page.remove();
+    }
+    doc.body()?.append_child(&host).ok()?;
+    Some(host)
+}
+
+fn current_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// `reveal` after the next frame: the DOM the app just built is laid out first.
+pub fn reveal_soon() {
+    leptos::prelude::request_animation_frame(reveal);
 }
 
 /// A click with the main button and no modifier: a link's click the app may take over (a

@@ -18,7 +18,12 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
     );
-    put!(out, "<base href=\"{}\"><title>{}</title>", "../".repeat(depth).as_str(), title);
+    if depth > 0 {
+        put!(out, "<base href=\"{}\">", "../".repeat(depth).as_str());
+    }
+    // an address with a query asks the app for another view: the page waits hidden for it
+    out.lit("<script>if(location.search)document.documentElement.className='q'</script>");
+    put!(out, "<title>{}</title>", title);
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);
     }
@@ -264,7 +269,7 @@ mod tests {
             html.contains("href=\"p/all/\">All 3 reports</a>") && html.contains("href=\"p/tc/fsmark/\">fsmark (1)</a>"),
             "{html}"
         );
-        assert!(html.contains("<base href=\"\">"), "the first screen is at the root");
+        assert!(!html.contains("<base"), "the first screen is at the root");
         assert_eq!(html.matches("data-testid=\"report-item\"").count(), 3);
         assert!(html.contains("href=\"m/m1@x/\""), "{html}");
         assert!(html.contains("data-testid=\"report-page\""), "the newest report pre-rendered");

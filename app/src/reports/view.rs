@@ -515,7 +515,13 @@ fn list_view(
 /// The report pane: the open report, or the mail being read in the browser (or why it failed).
 fn report_pane(mail: Mail, open_key: Memo<Option<String>>) -> impl Fn() -> AnyView + 'static {
     move || match mail.state.get() {
-        MailState::Idle => open_key.get().map(|k| view! { <ReportPage key=k /> }).into_any(),
+        MailState::Idle => match open_key.get() {
+            Some(k) => view! { <ReportPage key=k /> }.into_any(),
+            None => {
+                web::reveal_soon();
+                ().into_any()
+            }
+        },
         MailState::Reading(n) => view! {
             <p class="loading" data-testid="mail-reading">{format!("reading {n} in this browser…")}</p>
         }
@@ -548,8 +554,15 @@ fn ReportPage(key: String) -> impl IntoView {
     let doc = LocalResource::new(move || load_doc(key.clone()));
     move || match doc.get() {
         None => view! { <p class="loading">"loading the report…"</p> }.into_any(),
-        Some(Err(e)) => view! { <div class="error" data-testid="error" role="alert">{e}</div> }.into_any(),
-        Some(Ok(d)) => report_page(d, None).into_any(),
+        got => {
+            // the report (or why not) is drawn: the static page it came from gives way
+            web::reveal_soon();
+            match got {
+                Some(Ok(d)) => report_page(d, None).into_any(),
+                _ => view! { <div class="error" data-testid="error" role="alert">{got.and_then(|g| g.err())}</div> }
+                    .into_any(),
+            }
+        }
     }
 }
 

@@ -59,7 +59,10 @@ pub fn App() -> impl IntoView {
         </header>
         {move || match loaded.0.get() {
             None => view! { <main><p class="status" data-testid="status">"loading data/index.json…"</p></main> }.into_any(),
-            Some(Err(e)) => view! { <main><div class="error" data-testid="error" role="alert">{e}</div></main> }.into_any(),
+            Some(Err(e)) => {
+                web::reveal_soon();
+                view! { <main><div class="error" data-testid="error" role="alert">{e}</div></main> }.into_any()
+            }
             Some(Ok(cat)) => view! { <Explorer cat=cat /> }.into_any(),
         }}
     }
@@ -103,6 +106,10 @@ fn Explorer(cat: Cat) -> impl IntoView {
     load_selected_testcases(&cat, loaded, state);
 
     let tab = Memo::new(move |_| state.with(|s| s.tab));
+    // a static page shows a report: another view has nothing of it to wait for
+    if state.with_untracked(|s| s.tab != Tab::Reports) {
+        web::reveal_soon();
+    }
     // The distribution tab is offered for latency-bin metrics (and while it is open).
     let histograms = crate::dist::families(cat.index.metrics.iter().map(|m| m.name.as_str()));
     let show_dist = move || {
