@@ -203,6 +203,22 @@ function isLocal(urlString) {
  * @returns {Promise<{browser: import('playwright-core').Browser, context: import('playwright-core').BrowserContext,
  *   page: import('playwright-core').Page, errors: string[]}>}
  */
+/**
+ * A static page (`#static`, written by `lkpx import`) stays until the app has drawn the same
+ * content, then gives way. Navigations return once that has happened (or at once on a page
+ * without one), so a test acts on the app, never on the static page under it.
+ */
+export function settleOnTheApp(page) {
+  for (const name of ['goto', 'reload', 'goBack', 'goForward']) {
+    const go = page[name].bind(page);
+    page[name] = async (...args) => {
+      const res = await go(...args);
+      await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+      return res;
+    };
+  }
+}
+
 export async function launch() {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} not found: run scripts/setup.sh (installs Debian's chromium)`);
@@ -220,6 +236,7 @@ export async function launch() {
     },
   );
   const page = await context.newPage();
+  settleOnTheApp(page);
   page.on('console', (msg) => {
     if (msg.type() === 'error') {
       const loc = msg.location();

@@ -83,7 +83,7 @@ place_pages() {
   local data="$TRUNK_STAGING_DIR/data" d
   for d in m p; do
     rm -rf "${TRUNK_STAGING_DIR:?}/$d"
-    [ -d "$data/$d" ] && mv "$data/$d" "$TRUNK_STAGING_DIR/$d"
+    if [ -d "$data/$d" ]; then mv "$data/$d" "$TRUNK_STAGING_DIR/$d"; fi
   done
   if [ -f "$data/index.html" ]; then
     mv "$data/index.html" "$TRUNK_STAGING_DIR/index.html"

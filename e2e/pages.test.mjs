@@ -1,0 +1,167 @@
+// Every report is a page: what `lkpx import` writes as static HTML (m/<Message-ID>/, the first
+// screen, the lists), read with JavaScript off, checked by axe-core, and taken over by the app
+// without a blank frame, a second copy or a changed address. Expects dist/ (trunk build --release).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useSite, ROOT, DIST, loadIndex, CHROMIUM, CHROMIUM_ARGS, settleOnTheApp } from './harness.mjs';
+
+const AXE = fs.readFileSync(path.join(ROOT, 'e2e/node_modules/axe-core/axe.min.js'), 'utf8');
+const index = loadIndex();
+const site = useSite();
+const keyOf = (r) => r.message_id ?? r.id;
+
+/** The folder of a report's page: its Message-ID as it is, else its id (`model::paths::page_dir`). */
+const pageDir = (r) => (r.message_id && /^[A-Za-z0-9._~!$&'()*+,;=:@-]{1,200}$/.test(r.message_id) && !r.message_id.startsWith('.') ? r.message_id : r.id);
+
+/** The rows a report's page must show: per section and job, base against each later column. */
+function rowsOf(doc) {
+  let n = 0;
+  for (const s of doc.sections) {
+    // a row: [line, job, metric, values, stddev_pct, changes, change_kind, flags (1 fail, 2 aggregate), ...]
+    const rows = (s.rows ?? []).map((r) => ({ job: r[1], fail: (r[7] & 1) !== 0, aggregate: (r[7] & 2) !== 0 }));
+    const jobs = new Set(rows.map((r) => r.job));
+    const cols = Math.max(s.commits.length, 2) - 1;
+    for (const j of jobs) n += cols * rows.filter((r) => r.job === j && !r.aggregate && !r.fail).length;
+  }
+  return n;
+}
+
+async function browserWithout(js) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+  return { browser, context, page: await context.newPage() };
+}
+
+test('JavaScript off: every report page shows its subject, headline and every row; the first screen links its reports', async () => {
+  const { browser, page } = await browserWithout(false);
+  try {
+    assert.ok(index.reports.length >= 20, 'the bundled data has the fixtures');
+    for (const r of index.reports) {
+      const url = `${site.srv.url}m/${encodeURIComponent(pageDir(r)).replace(/%40/g, '@')}/`;
+      const res = await page.goto(url);
+      assert.equal(res.status(), 200, url);
+      const words = (t) => t.replace(/\s+/g, ' ').trim();
+      assert.equal(words(await page.getByTestId('report-subject').innerText()), words(r.subject ?? r.source), url);
+      const doc = JSON.parse(fs.readFileSync(path.join(DIST, 'data', `d/${r.id}.json`), 'utf8'));
+      if ((doc.headlines ?? []).length) {
+        assert.ok((await page.getByTestId('report-headline').count()) === doc.headlines.length, `${url}: headlines`);
+      }
+      const shown = await page.locator('[data-testid=report-rows] tbody tr').count();
+      assert.equal(shown, rowsOf(doc), `${url}: every row of every table`);
+    }
+    await page.goto(site.srv.url);
+    const links = await page.locator('[data-testid=report-item] a').evaluateAll((as) => as.map((a) => a.href));
+    assert.ok(links.length >= 10, `the first screen lists ${links.length} reports`);
+    for (const href of links.slice(0, 12)) {
+      await page.goto(href);
+      await page.getByTestId('report-page').waitFor();
+    }
+    // every report is reachable by links alone: the list of all reports holds them all
+    await page.goto(site.srv.url);
+    await page.getByRole('link', { name: /^All \d+ reports$/ }).click();
+    const listed = new Set();
+    for (;;) {
+      for (const h of await page.locator('[data-testid=report-item] a').evaluateAll((as) => as.map((a) => a.href))) listed.add(h);
+      const older = page.locator('a[rel=next]');
+      if (!(await older.count())) break;
+      await older.click();
+    }
+    assert.equal(listed.size, index.reports.length, 'the lists link every report');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a lore link with its host swapped opens the report page', async () => {
+  const { browser, page } = await browserWithout(false);
+  try {
+    const r = index.reports.find((r) => r.message_id && pageDir(r) === r.message_id && /@intel\.com$/.test(r.message_id));
+    assert.ok(r, 'a robot report with a plain Message-ID');
+    const lore = new URL(`https://lore.kernel.org/m/${r.message_id}/`);
+    const ours = `${site.srv.url}${lore.pathname.slice(1)}`;
+    assert.equal((await page.goto(ours)).status(), 200, ours);
+    assert.equal((await page.getByTestId('report-page').getAttribute('data-report-id')), r.id);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('axe-core: zero violations on a static report page and the first screen (light, dark, 400 px)', async () => {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const r = index.reports.find((r) => /4ae2edf12d/.test(r.subject ?? '')) ?? index.reports[0];
+    for (const colorScheme of ['light', 'dark']) {
+      for (const width of [1280, 400]) {
+        const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
+        // the page as it is without the app: boot.js never arrives
+        await context.route('**/boot.js', (route) => route.abort());
+        const page = await context.newPage();
+        for (const url of [`${site.srv.url}m/${pageDir(r)}/`, site.srv.url]) {
+          await page.goto(url);
+          await page.getByTestId('report-page').waitFor();
+          await page.addScriptTag({ content: AXE });
+          const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((x) => `${x.id}: ${x.help} (${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`));
+          assert.deepEqual(v, [], `${url} (${colorScheme}, ${width} px)`);
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the app takes a report page over: no blank frame, one copy, the same address', async () => {
+  const { browser } = site.ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // each frame from the first one that shows the report: is a report subject visible?
+    await page.addInitScript(() => {
+      window.__frames = [];
+      const look = () => {
+        const subjects = [...document.querySelectorAll('[data-testid=report-subject]')].filter((e) => e.offsetParent !== null);
+        window.__frames.push({ shown: subjects.length, static: !!document.getElementById('static') });
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    const r = index.reports.find((r) => r.message_id && pageDir(r) === r.message_id && r.subject);
+    const url = `${site.srv.url}m/${r.message_id}/`;
+    await page.goto(url);
+    await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+    await page.waitForTimeout(300);
+    const frames = await page.evaluate(() => window.__frames);
+    const first = frames.findIndex((f) => f.shown > 0);
+    assert.ok(first >= 0 && frames.some((f) => f.static && f.shown) && frames.some((f) => !f.static && f.shown), 'the static page, then the app');
+    const blank = frames.slice(first).filter((f) => f.shown !== 1);
+    assert.deepEqual(blank, [], 'from the first frame on, exactly one report shown in every frame');
+    assert.equal(await page.locator('[data-testid=report-page]').count(), 1, 'one copy');
+    assert.equal(await page.getByTestId('report-page').getAttribute('data-report-id'), r.id);
+    assert.equal(page.url(), url, 'the address the user opened stays');
+    assert.ok(await page.getByTestId('report-list').isVisible(), 'the app: the reports list beside the report');
+    // back at the root with another report chosen, reload gives that report (the permalink)
+    await page.locator('[data-testid=report-item] a').filter({ hasNotText: r.subject }).first().click();
+    await page.waitForURL(/\?report=/);
+    const other = await page.getByTestId('report-page').getAttribute('data-report-id');
+    assert.notEqual(other, r.id);
+    settleOnTheApp(page);
+    await page.reload();
+    await page.getByTestId('report-page').waitFor();
+    assert.equal(await page.getByTestId('report-page').getAttribute('data-report-id'), other);
+    // and the first screen, taken over the same way
+    await page.goto(site.srv.url);
+    assert.equal(await page.locator('[data-testid=report-page]').count(), 1);
+    assert.equal(await page.locator('[data-testid=report-list]').count(), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
