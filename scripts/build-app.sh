@@ -69,9 +69,11 @@ build_debug() {
 # static pages the importer writes name it; they cannot know the app's hash).
 write_boot() {
   local dir="$1"
+  # After the page's first frame: its content is painted before the app's code runs.
   cat > "$TRUNK_STAGING_DIR/boot.js" <<JS
-import init, * as bindings from './$dir/app.js';
-const wasm = await init({ module_or_path: new URL('./$dir/app_bg.wasm', import.meta.url) });
+await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+const bindings = await import('./$dir/app.js');
+const wasm = await bindings.default({ module_or_path: new URL('./$dir/app_bg.wasm', import.meta.url) });
 window.wasmBindings = bindings;
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 JS

@@ -80,9 +80,11 @@ mod tests {
         let e = parse_json::<JobShard>("j/x.json", &format!(r#"{{"schema":{},"job":"x"}}"#, model::SCHEMA_VERSION))
             .unwrap_err();
         assert!(e.contains("missing field `series`"), "{e}");
-        let e = parse_json::<JobShard>("j/x.json", r#"{"schema":7,"job":"x","series":[]}"#).unwrap_err();
+        let old = model::SCHEMA_VERSION - 1;
+        let e =
+            parse_json::<JobShard>("j/x.json", &format!(r#"{{"schema":{old},"job":"x","series":[]}}"#)).unwrap_err();
         let expected = format!(
-            "could not load data/j/x.json: data schema 7, but this page reads schema {} (rebuild the data with the matching importer)",
+            "could not load data/j/x.json: data schema {old}, but this page reads schema {} (rebuild the data with the matching importer)",
             model::SCHEMA_VERSION
         );
         assert_eq!(e, expected);

@@ -125,7 +125,7 @@ pub fn profile_html(out: &mut Html, rows: &[Row]) {
         ("Self", "profile-self", flat(rows, "self", 5)),
     ];
     let max = parts.iter().flat_map(|p| &p.2).flat_map(|n| [n.base, n.head]).flatten().fold(1.0f64, f64::max);
-    out.lit("<details class=\"perf-profile\" data-testid=\"perf-profile\" open><summary>perf-profile: where the cycles went \
+    out.lit("<details class=\"perf-profile\" data-testid=\"perf-profile\"><summary>perf-profile: where the cycles went \
         (base <span class=\"key pbase\"></span> head <span class=\"key phead\"></span>, % of cycles; the biggest movers marked)</summary>");
     for (title, testid, nodes) in &parts {
         if nodes.is_empty() {

@@ -287,6 +287,13 @@ pub struct TableFilter {
     pub all: bool,
 }
 
+impl TableFilter {
+    /// Every row in the default order: the text form, as the static page shows it.
+    pub fn is_plain(&self) -> bool {
+        self.ns.is_none() && self.dir.is_none() && self.sort == SortKey::default()
+    }
+}
+
 /// Rows per report table before "show all".
 pub const TABLE_ROWS: usize = 200;
 
@@ -308,7 +315,12 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
             i
         );
         if !t.rows.is_empty() {
-            rows_html(&mut out, &t.rows, f);
+            controls_html(&mut out, &t.rows, f);
+            if f.is_plain() {
+                rows_text(&mut out, &t.rows, f);
+            } else {
+                rows_html(&mut out, &t.rows, f);
+            }
         }
         if !t.fails.is_empty() {
             out.lit("<table class=\"compare fails\" data-testid=\"report-fails\"><thead><tr><th>fail:runs</th><th>base</th><th>%reproduction</th><th>head</th></tr></thead><tbody>");
@@ -332,7 +344,10 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
     out
 }
 
-fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
+/// A table's controls: namespace and direction (`name="ns"`, `name="dir"`) and the orders
+/// (`data-act="sort"`). Shown by the app only (`#static .controls` is hidden: without it they do
+/// nothing).
+fn controls_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     let mut opts: Vec<(String, String)> = vec![(String::new(), "all".into())];
     opts.extend(crate::rows::namespaces(rows).into_iter().map(|(ns, c)| (ns.clone(), format!("{ns} ({c})"))));
     out.lit("<div class=\"controls\"><label>namespace ");
@@ -344,14 +359,51 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     select(out, "dir", "report-dir", &dirs, f.dir.map_or("", |d| d.as_str()));
     put!(
         out,
-        "</label></div><table class=\"compare rows\" data-testid=\"report-rows\"><thead><tr>\
-        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button></th><th>base</th>\
-        <th><button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-change\">%change</button></th><th>head</th></tr></thead><tbody>",
+        "</label> <span class=\"orders\">order: <button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-name\">metric</button> \
+         <button class=\"sort\" data-act=\"{}\" data-value=\"{}\" data-testid=\"report-sort-change\">|%change|</button></span></div>",
         Act::Sort,
         SortKey::Name.as_str(),
         Act::Sort,
         SortKey::Change.as_str()
     );
+}
+
+/// The rows as the mail prints them, `base  %change  head  metric` aligned in a `<pre>`, largest
+/// |change| first: what a row costs in the mail, and laid out as fast as the mail's own text. The
+/// change is coloured by its direction (`<b class=r>` regression, `<b class=i>` improvement).
+fn rows_text(out: &mut Html, rows: &[Row], f: &TableFilter) {
+    let ix = crate::rows::view(rows, None, None, f.sort);
+    let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
+    let cells: Vec<(String, String, String)> =
+        ix.iter().map(|&k| (cell(&rows[k].base), rows[k].change_text(), cell(&rows[k].head))).collect();
+    let width = |pick: &dyn Fn(&(String, String, String)) -> &String, head: &str| {
+        cells.iter().map(|c| pick(c).chars().count()).chain([head.len()]).max().unwrap_or(0)
+    };
+    let (wb, wc, wh) = (width(&|c| &c.0, "base"), width(&|c| &c.1, "%change"), width(&|c| &c.2, "head"));
+    let pad = |s: &str, w: usize| format!("{}{s}", " ".repeat(w.saturating_sub(s.chars().count())));
+    put!(
+        out,
+        "<pre class=\"rows\" data-testid=\"report-rows\">{}  {}  {}  metric\n",
+        pad("base", wb),
+        pad("%change", wc),
+        pad("head", wh)
+    );
+    for (&k, (b, c, h)) in ix.iter().zip(&cells) {
+        let (b, h, c_pad) = (pad(b, wb), pad(h, wh), " ".repeat(wc.saturating_sub(c.chars().count())));
+        let m = &rows[k].metric;
+        match rows[k].direction {
+            Direction::Regression => put!(out, "{}  {}<b class=r>{}</b>  {}  {}\n", b, c_pad, c, h, m),
+            Direction::Improvement => put!(out, "{}  {}<b class=i>{}</b>  {}  {}\n", b, c_pad, c, h, m),
+            Direction::Undefined => put!(out, "{}  {}{}  {}  {}\n", b, c_pad, c, h, m),
+        };
+    }
+    out.lit("</pre>");
+}
+
+/// The rows as a table the app sorts and filters (a namespace, a direction or the order by name
+/// chosen; `f.all` or the first `TABLE_ROWS`).
+fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
+    out.lit("<table class=\"compare rows\" data-testid=\"report-rows\"><thead><tr><th>metric</th><th>base</th><th>%change</th><th>head</th></tr></thead><tbody>");
     let ix = crate::rows::view(rows, f.ns.as_deref(), f.dir, f.sort);
     let limit = if f.all { ix.len() } else { ix.len().min(TABLE_ROWS) };
     for &k in &ix[..limit] {
@@ -369,9 +421,8 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     out.lit("</table>");
 }
 
-/// One row as the mail prints it, in about what the mail spends on it: end tags omitted, the
-/// columns styled by position (`table.rows`), the change coloured by the row's class (`r`
-/// regression, `i` improvement). Static pages and the app write the same bytes.
+/// One row of the table form: end tags omitted, the columns styled by position (`table.rows`),
+/// the change coloured by the row's class (`r` regression, `i` improvement).
 fn row_html(out: &mut Html, r: &Row) {
     let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
     let (base, change, head) = (cell(&r.base), r.change_text(), cell(&r.head));

@@ -71,6 +71,7 @@ pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportS
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::SortKey;
     use model::{Direction, DocJob, DocRow, DocSection, ReportDoc};
 
     fn doc() -> ReportDoc {
@@ -295,11 +296,19 @@ mod tests {
         let t = tables(&doc(), &|_| 1);
         let html = tables_html(&t, &TableFilter::default()).into_string();
         assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
-        assert!(html.contains("<tr class=r><td>fio.write_iops<td>100.00<td>-10.0%<td>90.00\n"), "{html}");
+        // the default: the rows as the mail prints them, aligned, the change coloured
+        assert!(html.contains("<pre class=\"rows\" data-testid=\"report-rows\">  base  %change   head  metric\n100.00   <b class=r>-10.0%</b>  90.00  fio.write_iops\n</pre>"), "{html}");
         assert!(html.contains("report-fails"), "{html}");
+        // sorted or filtered: the table the app sorts
+        let by_name = tables_html(&t, &TableFilter { sort: SortKey::Name, ..Default::default() }).into_string();
+        assert!(
+            by_name.contains("<tr class=r><td>fio.write_iops<td>100.00<td>-10.0%<td>90.00\n")
+                && !by_name.contains("<pre"),
+            "{by_name}"
+        );
         let only =
             tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() }).into_string();
-        assert!(!only.contains("<tr class=r>") && !only.contains("<tr><td>"), "{only}");
+        assert!(!only.contains("<tr class=r>") && !only.contains("<tr><td>") && !only.contains("<pre"), "{only}");
         let mut d = doc();
         d.notes = vec!["This is not a <regression>".into()];
         d.url = Some("javascript:alert(1)".into());
