@@ -383,7 +383,7 @@ fn rows_text(out: &mut Html, rows: &[Row], f: &TableFilter) {
     let pad = |s: &str, w: usize| format!("{}{s}", " ".repeat(w.saturating_sub(s.chars().count())));
     put!(
         out,
-        "<pre class=\"rows\" data-testid=\"report-rows\">{}  {}  {}  metric\n",
+        "<pre class=\"rows\" data-testid=\"report-rows\" tabindex=\"0\">{}  {}  {}  metric\n",
         pad("base", wb),
         pad("%change", wc),
         pad("head", wh)

@@ -297,7 +297,7 @@ mod tests {
         let html = tables_html(&t, &TableFilter::default()).into_string();
         assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
         // the default: the rows as the mail prints them, aligned, the change coloured
-        assert!(html.contains("<pre class=\"rows\" data-testid=\"report-rows\">  base  %change   head  metric\n100.00   <b class=r>-10.0%</b>  90.00  fio.write_iops\n</pre>"), "{html}");
+        assert!(html.contains("<pre class=\"rows\" data-testid=\"report-rows\" tabindex=\"0\">  base  %change   head  metric\n100.00   <b class=r>-10.0%</b>  90.00  fio.write_iops\n</pre>"), "{html}");
         assert!(html.contains("report-fails"), "{html}");
         // sorted or filtered: the table the app sorts
         let by_name = tables_html(&t, &TableFilter { sort: SortKey::Name, ..Default::default() }).into_string();
