@@ -9,6 +9,11 @@ use crate::put;
 use crate::report::{self, TableFilter};
 use model::{ReportDoc, ReportSummary};
 
+/// The pages' own style, inlined: lines of the site's `main.css` in its order (a test checks it),
+/// so a page paints before `main.css` arrives, and `main.css`, linked at the end of the page for
+/// the app, changes nothing of it.
+const PAGE_CSS: &str = include_str!("../../style/page.css");
+
 /// Reports per page of a static list.
 pub const LIST_PAGE: usize = 100;
 
@@ -27,16 +32,16 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);
     }
+    out.lit("<link rel=\"icon\" href=\"data:,\"><style>").lit(PAGE_CSS).lit("</style>");
     out.lit(
-        "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"main.css\">\
-        <script type=\"module\" src=\"boot.js\"></script></head>\n<body><div id=\"static\">\
+        "<script type=\"module\" src=\"boot.js\"></script></head>\n<body><div id=\"static\">\
         <header class=\"top\" role=\"banner\"><h1><a href=\"./\">LKP Explorer</a></h1>\
         <span class=\"tagline\">Linux kernel test robot performance reports: find one, read it whole, see the job's history</span></header>\n",
     );
 }
 
 fn close(out: &mut Html) {
-    out.lit("</div></body></html>\n");
+    out.lit("</div><link rel=\"stylesheet\" href=\"main.css\"></body></html>\n");
 }
 
 /// A report as an `<article>`: head, the job's other reports (`others`, newest first; `commits`
@@ -185,6 +190,20 @@ pub fn list_page(title: &str, list: &str, n: Option<usize>, last: usize, reports
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inlined style is the site's own: its lines are lines of `main.css`, in the same order,
+    /// so the page looks the same before and after `main.css` arrives.
+    #[test]
+    fn the_pages_style_is_main_css_in_its_order() {
+        let main: Vec<&str> = include_str!("../../style/main.css").lines().collect();
+        let mut at = 0;
+        for line in PAGE_CSS.lines().filter(|l| !l.trim().is_empty()) {
+            let found = main[at..].iter().position(|m| *m == line);
+            assert!(found.is_some(), "style/page.css: {line:?} is not a line of main.css after line {at}");
+            at += found.unwrap_or(0) + 1;
+        }
+        assert!(PAGE_CSS.len() < 6 * 1024, "the inlined style stays small: {} bytes", PAGE_CSS.len());
+    }
     use model::{DocCommit, DocHeadline, DocJob, DocRow, DocSection};
 
     fn doc(subject: &str) -> ReportDoc {
@@ -250,6 +269,11 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<script type=\"module\" src=\"boot.js\"></script>"), "the app starts on top");
+        assert!(
+            html.contains("<style>:root {")
+                && html.ends_with("<link rel=\"stylesheet\" href=\"main.css\"></body></html>\n"),
+            "{html}"
+        );
     }
 
     #[test]
