@@ -166,3 +166,20 @@ test('the app takes a report page over: no blank frame, one copy, the same addre
     await context.close();
   }
 });
+
+test("a static page takes the theme the reader chose in the app, before the app starts", async () => {
+  const { browser } = site.ctx;
+  const context = await browser.newContext({ colorScheme: 'light' });
+  try {
+    await context.route('**/boot.js', (route) => route.abort());
+    const page = await context.newPage();
+    await page.addInitScript(() => localStorage.setItem('lkpx-theme', 'dark'));
+    const r = index.reports.find((r) => r.message_id && pageDir(r) === r.message_id);
+    await page.goto(`${site.srv.url}m/${r.message_id}/`);
+    await page.getByTestId('report-page').waitFor();
+    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    assert.equal(bg, 'rgb(24, 26, 29)', 'the dark page though the system is light');
+  } finally {
+    await context.close();
+  }
+});

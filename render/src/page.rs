@@ -26,8 +26,12 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
     if depth > 0 {
         put!(out, "<base href=\"{}\">", "../".repeat(depth).as_str());
     }
-    // an address with a query asks the app for another view: the page waits hidden for it
-    out.lit("<script>if(location.search)document.documentElement.className='q'</script>");
+    // an address with a query asks the app for another view: the page waits hidden for it; the
+    // theme the reader chose in the app (`lkpx-theme`, app/src/ui/theme.rs) holds before it starts
+    out.lit(
+        "<script>var d=document.documentElement;if(location.search)d.className='q';\
+        try{var t=localStorage.getItem('lkpx-theme');if(t=='light'||t=='dark')d.dataset.theme=t}catch(e){}</script>",
+    );
     put!(out, "<title>{}</title>", title);
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
 
+/// Also read by the static pages' head script (render/src/page.rs), so a chosen theme holds there.
 const KEY: &str = "lkpx-theme";
 const QUERY: &str = "(prefers-color-scheme: dark)";
 
