@@ -120,16 +120,16 @@ fn import_full(
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
     stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &reports);
+    use importer::store::{pack, pages};
+    let all = pack::newest_first(reports.iter().map(model::ReportSummary::listed).collect());
+    let jobs = pages::Jobs::of(&all);
     {
-        use importer::store::{pack, pages};
         use rayon::prelude::*;
-        let all = pack::newest_first(reports.iter().map(model::ReportSummary::listed).collect());
-        let jobs = pages::Jobs::of(&all);
         reports
             .par_iter()
             .try_for_each(|r| publisher.write(&[pack::report_file(r), pages::report_file(r, &all, &jobs)]))?;
     }
-    let (mut files, mut root) = importer::store::pack::list_files(entries, &reports, &scripts);
+    let (mut files, mut root) = pack::list_files(entries, &reports, &scripts, all, &jobs);
     drop(reports);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);

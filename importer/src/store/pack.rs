@@ -391,24 +391,25 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     let jobs = crate::store::pages::Jobs::of(&all);
     let docs: Vec<&ReportDoc> = data.reports.iter().collect();
     files.extend(crate::store::pages::report_files(&docs, &all, &jobs));
-    let (rest, root) = list_files(entries, &data.reports, &data.scripts);
+    let (rest, root) = list_files(entries, &data.reports, &data.scripts, all, &jobs);
     files.extend(rest);
     (files, root)
 }
 
 /// The files of a full build besides the testcases', the report documents and their pages
 /// (scripts, the reports list, the first screen and the lists as pages), and the root over the
-/// testcases' entries.
+/// testcases' entries. `all`: every report's summary newest first (`newest_first`), `jobs` over it
+/// (the report pages were made from the same).
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
     reports: &[ReportDoc],
     scripts: &BTreeMap<String, String>,
+    all: Vec<ReportSummary>,
+    jobs: &crate::store::pages::Jobs,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    let all = newest_first(reports.iter().map(ReportSummary::listed).collect());
-    let jobs = crate::store::pages::Jobs::of(&all);
     let newest = all.first().and_then(|s| reports.iter().find(|d| d.id == s.id));
-    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, &jobs));
+    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, jobs));
     let (root, pages) = root(entries, reports.len(), all);
     files.extend(pages);
     (files, root)
