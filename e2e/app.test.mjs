@@ -17,7 +17,7 @@ const CANVAS = '[data-testid=chart] canvas';
 /** The series of `metric` in the last trend chunk the page fetched (the test reads what the page
  * read, without re-spelling paths). */
 function lastShard(requests, metric, dir = DIST) {
-  const hits = requests.filter((r) => / \/data\/s\/\S+\.json 200$/.test(r));
+  const hits = requests.filter((r) => / \/data\/s\/\S+\.json\.gz 200$/.test(r));
   assert.ok(hits.length > 0, 'a trend chunk was fetched');
   const rel = hits.at(-1).split(' ')[1].replace(/^\/data\//, '');
   return seriesOf(index, rel, metric, dir);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange, chartReady } from './harness.mjs';
+import { useSite, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, decodeChange, encodeChange, chartReady, readJson } from './harness.mjs';
 
 const index = loadIndex();
 const query = (page) => new URL(page.url()).searchParams;
@@ -157,7 +157,7 @@ test('detected steps are marked on the trend at their head commit', async () => 
   // the blogbench headline's head commit, to the trend chunk and to the changes file as served.
   const cat = index.catalogs.blogbench;
   const chunk = chunkOf(index, 'blogbench', 'blogbench.write_score');
-  const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
+  const readData = (rel) => readJson(path.join(DIST, 'data', rel));
   assert.equal(cat.changes.length, 1, 'blogbench has one page of changes');
   const changesFile = readData(cat.changes[0]);
   const localJob = blogHeadline.job - index.jobOffset.blogbench;
@@ -221,7 +221,7 @@ test('Changes of a testcase of several pages: the first page rows at once, the r
   await page.waitForLoadState('networkidle'); // the test before may leave a catalog's rest loading
   const pages = index.catalogs['fio-basic'].changes;
   assert.equal(pages.length, 2, 'the bundled fio-basic has two pages of changes');
-  const readData = (rel) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', rel), 'utf8'));
+  const readData = (rel) => readJson(path.join(DIST, 'data', rel));
   const [first, second] = pages.map((p) => readData(p).changes.map(decodeChange));
   let release;
   const held = new Promise((r) => (release = r));

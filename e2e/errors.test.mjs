@@ -19,12 +19,12 @@ after(() => {
 });
 
 /** A copy of dist/ changed by `mutate(dir)`, served and opened at `query`. */
-async function openBroken(mutate, query = '') {
+async function openBroken(mutate, query = '', serveOptions = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-broken-'));
   temps.push(dir);
   fs.cpSync(DIST, dir, { recursive: true });
   mutate(dir);
-  const srv = await serve(dir);
+  const srv = await serve(dir, serveOptions);
   const ctx = await launch();
   await ctx.page.goto(srv.url + query);
   return { ...ctx, srv };
@@ -56,7 +56,7 @@ test('a corrupted trend shard shows an error naming the file', async () => {
     await ctx.page.waitForFunction(chartReady);
     // the commit panel's module may still be on its way: a reload would abort it (a failed request)
     await ctx.page.waitForLoadState('networkidle');
-    const hit = ctx.srv.requests.find((r) => / \/data\/s\/\S+\.json 200$/.test(r));
+    const hit = ctx.srv.requests.find((r) => / \/data\/s\/\S+\.json\.gz 200$/.test(r));
     assert.ok(hit, ctx.srv.requests.join('\n'));
     rel = hit.split(' ')[1].replace(/^\/data\//, '');
     fs.writeFileSync(path.join(dataDir, rel), '{"schema":1, garbage');
@@ -65,6 +65,36 @@ test('a corrupted trend shard shows an error naming the file', async () => {
     assert.ok(text.length < 400, text);
     // The rest of the page still works: filters are there.
     await ctx.page.getByTestId('facet-testcase').waitFor();
+    assert.deepEqual(ctx.errors, []);
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('a compare shard cut short (a broken gzip) shows an error naming the file', async () => {
+  const job = index.jobs[headline.job];
+  const cut = (dir) => {
+    const f = path.join(dir, 'data', job.shard);
+    const b = fs.readFileSync(f);
+    assert.deepEqual([b[0], b[1]], [0x1f, 0x8b], 'stored gzip-compressed');
+    fs.writeFileSync(f, b.subarray(0, Math.floor(b.length / 2)));
+  };
+  const ctx = await openBroken(cut, `?view=compare&job=${job.id}`);
+  try {
+    await expectError(ctx, new RegExp(`could not load data/${job.shard.replace(/\./g, '\\.')}: broken gzip`));
+  } finally {
+    await close(ctx);
+  }
+});
+
+test('behind a host that sends the stored gzip with Content-Encoding, every file still reads', async () => {
+  const ctx = await openBroken(() => {}, `?view=compare&job=${index.jobs[headline.job].id}`, { encodeGz: true });
+  try {
+    await ctx.page.getByTestId('compare-table').waitFor({ timeout: 20000 });
+    await ctx.page.goto(ctx.srv.url + '?view=trend');
+    await ctx.page.waitForFunction(chartReady);
+    assert.equal(await ctx.page.getByTestId('error').count(), 0);
+    assert.ok(ctx.srv.requests.some((r) => /\/data\/s\/\S+\.json\.gz 200$/.test(r)), ctx.srv.requests.join('\n'));
     assert.deepEqual(ctx.errors, []);
   } finally {
     await close(ctx);

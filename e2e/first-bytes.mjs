@@ -1,10 +1,10 @@
 // Bytes of the first chart of a published data directory: the root, the catalog (first half) of the newest
 // report's testcase, and the trend chunk of its headline metric (and the catalog's rest when that metric is
 // not in its first half), raw and gzip. Usage: node e2e/first-bytes.mjs DATA_DIR
-import fs from 'node:fs'; import path from 'node:path'; import zlib from 'node:zlib'; import { decodeMetrics } from './harness.mjs';
+import fs from 'node:fs'; import path from 'node:path'; import zlib from 'node:zlib'; import { decodeMetrics, readJson } from './harness.mjs';
 const dir = process.argv[2];
 const f = (rel) => { const b = fs.readFileSync(path.join(dir, rel)); return [rel, b.length, zlib.gzipSync(b, { level: 6 }).length]; };
-const read = (rel) => JSON.parse(fs.readFileSync(path.join(dir, rel)));
+const read = (rel) => readJson(path.join(dir, rel));
 const root = read('index.json');
 const tc = root.newest[0].testcases[0];
 const t = root.testcases.find((x) => x.name === tc);

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, chartReady, decodeMetrics } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, chartReady, decodeMetrics, readJson } from './harness.mjs';
 
 const index = loadIndex();
 const blog = index.root.testcases.find((t) => t.name === 'blogbench');
-const first = JSON.parse(fs.readFileSync(path.join(DIST, 'data', blog.catalog), 'utf8'));
+const first = readJson(path.join(DIST, 'data', blog.catalog));
 const REST = `/data/${first.rest}`;
 const TREND = '?testcase=blogbench&metric=blogbench.write_score';
 
@@ -123,7 +123,7 @@ test('views of no testcase fetch only the catalogs they show: the trend and comp
     // the trend of nothing: the newest report's headline, from its testcase's catalog alone
     const tc = index.root.newest[0].testcases[0];
     const own = index.root.testcases.find((t) => t.name === tc);
-    const ownRest = JSON.parse(fs.readFileSync(path.join(DIST, 'data', own.catalog), 'utf8')).rest;
+    const ownRest = readJson(path.join(DIST, 'data', own.catalog)).rest;
     await page.goto(`${srv.url}?view=trend`);
     await page.waitForFunction(chartReady);
     assert.equal(new URL(page.url()).searchParams.get('testcase'), tc);
@@ -203,7 +203,7 @@ test('the Changes of a testcase list its first page from the first half; the res
     const after = dataRequests(srv);
     assert.ok(after.includes(rest) && after.includes(`/data/${fio.changes[1]}`), after.join('\n'));
     assert.ok((await page.locator('[data-testid=change-row] td.links a').count()) > 0, 'the reports are linked');
-    const all = fio.changes.map((p) => JSON.parse(fs.readFileSync(path.join(DIST, 'data', p), 'utf8')).changes.length);
+    const all = fio.changes.map((p) => readJson(path.join(DIST, 'data', p)).changes.length);
     assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${all[0] + all[1]} changes in scope`));
     assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
   } finally {

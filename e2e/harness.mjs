@@ -9,6 +9,7 @@
 
 import http from 'node:http';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -66,7 +67,8 @@ function normalizePrefix(prefix) {
 
 /**
  * Serve the directory `dir` over HTTP on 127.0.0.1 at a random free port, under the URL path `prefix`
- * (e.g. '/x/y/' to check a build made with `--public-url /x/y/`).
+ * (e.g. '/x/y/' to check a build made with `--public-url /x/y/`). `encodeGz`: send `.gz` files with
+ * `Content-Encoding: gzip` (as some hosts do), so the browser inflates them before the page sees them.
  *
  * GET and HEAD only. Directories serve their index.html (a directory URL without the trailing slash is
  * redirected to the one with it, like a real static host). Anything outside `prefix`, missing, or
@@ -77,7 +79,7 @@ function normalizePrefix(prefix) {
  *   `url` is the full base URL ending in the prefix, e.g. 'http://127.0.0.1:41234/x/y/'.
  *   `requests` logs every request as 'METHOD /path STATUS'.
  */
-export async function serve(dir, { prefix = '/' } = {}) {
+export async function serve(dir, { prefix = '/', encodeGz = false } = {}) {
   const root = fs.realpathSync(path.resolve(dir));
   if (!fs.statSync(root).isDirectory()) throw new Error(`serve: ${dir} is not a directory`);
   const base = normalizePrefix(prefix);
@@ -141,6 +143,7 @@ export async function serve(dir, { prefix = '/' } = {}) {
     file = real;
 
     const headers = { 'Content-Type': contentType(file), 'Content-Length': String(stat.size) };
+    if (encodeGz && file.endsWith('.gz')) Object.assign(headers, { 'Content-Encoding': 'gzip', 'Content-Type': contentType(file.slice(0, -3)) });
     requests.push(`${req.method} ${req.url} 200`);
     res.writeHead(200, { 'Cache-Control': 'no-store', ...headers });
     if (req.method === 'HEAD') return res.end();
@@ -350,6 +353,12 @@ export function decodeReports(cols) {
   );
 }
 
+/** A published JSON file's value: stored gzip-compressed (`.json.gz`), the root plain. */
+export function readJson(file) {
+  const b = fs.readFileSync(file);
+  return JSON.parse((b[0] === 0x1f && b[1] === 0x8b ? zlib.gunzipSync(b) : b).toString('utf8'));
+}
+
 /**
  * The published data of `dist` read as the page reads it (data v2): the root and every
  * testcase's catalog merged into one index with global positions (commits and reports once
@@ -357,7 +366,7 @@ export function decodeReports(cols) {
  */
 export function loadIndex(dist = DIST) {
   const dir = path.join(dist, 'data');
-  const read = (rel) => JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8'));
+  const read = (rel) => readJson(path.join(dir, rel));
   const root = read('index.json');
   const index = { root, totals: root.totals, commits: [], reports: [], jobs: [], headlines: [], catalogs: {}, jobOffset: {} };
   const commitPos = new Map();
@@ -419,7 +428,7 @@ export function loadIndex(dist = DIST) {
 
 /** The series of `metric` in the trend chunk `rel` (as the page draws them: merged job positions). */
 export function seriesOf(index, rel, metric, dist = DIST) {
-  const chunk = JSON.parse(fs.readFileSync(path.join(dist, 'data', rel), 'utf8'));
+  const chunk = readJson(path.join(dist, 'data', rel));
   const off = index.jobOffset[chunk.testcase];
   return {
     testcase: chunk.testcase,

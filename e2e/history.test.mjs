@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT } from './harness.mjs';
+import { serve, launch, DIST, ROOT, readJson } from './harness.mjs';
 
 const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
@@ -31,7 +31,7 @@ before(() => {
 
 after(() => fs.rmSync(site, { recursive: true, force: true }));
 
-const read = (rel) => JSON.parse(fs.readFileSync(path.join(site, 'www', 'data', rel), 'utf8'));
+const read = (rel) => readJson(path.join(site, 'www', 'data', rel));
 const jobKey = (r) => (r.machine ? JSON.stringify([r.testcases[0], r.machine, r.params || {}]) : null);
 
 /** A report not among the root's newest whose job has at least three reports, and its job's others. */

@@ -51,8 +51,34 @@ pub async fn fetched_text(path: &str, started: Option<js_sys::Promise>) -> Resul
     if !resp.ok() {
         return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
     }
-    let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
-    text.as_string().ok_or_else(|| fail("body is not text".into()))
+    let buf =
+        JsFuture::from(resp.array_buffer().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
+    let bytes = js_sys::Uint8Array::new(&buf);
+    // stored compressed (`model::paths::GZIP_MAGIC`), unless the host sent it with its own
+    // `Content-Encoding` and the browser inflated it already
+    let magic = model::paths::GZIP_MAGIC;
+    if bytes.length() >= 2 && bytes.get_index(0) == magic[0] && bytes.get_index(1) == magic[1] {
+        return inflated_text(&buf).await.map_err(|e| fail(format!("broken gzip: {}", js_error(e))));
+    }
+    String::from_utf8(bytes.to_vec()).map_err(|_| fail("body is not UTF-8 text".into()))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The browser's own gzip decoder (no decoder in the wasm shell).
+    #[wasm_bindgen(js_name = DecompressionStream)]
+    type Inflate;
+    #[wasm_bindgen(constructor, js_class = "DecompressionStream", catch)]
+    fn new(format: &str) -> Result<Inflate, JsValue>;
+}
+
+/// The text of gzip bytes `buf` (an `ArrayBuffer`), inflated by the browser's `DecompressionStream`.
+async fn inflated_text(buf: &JsValue) -> Result<String, JsValue> {
+    let blob = web_sys::Blob::new_with_buffer_source_sequence(&js_sys::Array::of1(buf))?;
+    let pair: web_sys::ReadableWritablePair = Inflate::new("gzip")?.unchecked_into();
+    let stream = blob.stream().pipe_through(&pair);
+    let text = JsFuture::from(web_sys::Response::new_with_opt_readable_stream(Some(&stream))?.text()?).await?;
+    text.as_string().ok_or_else(|| JsValue::from_str("inflated body is not text"))
 }
 
 /// Fetch and parse a JSON file once; later calls get the cached value.

@@ -42,6 +42,17 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     each_file(dir, &|p| std::fs::read(p).unwrap())
 }
 
+/// The JSON text of the published file `rel` (stored gzip-compressed but for the root).
+fn json_at(out: &Path, rel: &str) -> Vec<u8> {
+    importer::store::dataset::read_json(out, rel).unwrap()
+}
+
+/// Write JSON text at `rel` as the importer stores it (the root plain, the rest gzip-compressed).
+fn put_json(out: &Path, rel: &str, json: &[u8]) {
+    let bytes = if rel.ends_with(".gz") { importer::store::pack::at_rest(json) } else { json.to_vec() };
+    std::fs::write(out.join(rel), bytes).unwrap();
+}
+
 fn import(out: &Path, inputs: &[&str]) {
     let mut args = vec!["import", "--out", out.to_str().unwrap()];
     args.extend(inputs);
@@ -114,14 +125,14 @@ fn the_metrics_first_charts_show_have_trend_chunks_of_their_own() {
     let root: model::Root = serde_json::from_slice(&std::fs::read(out.join("index.json")).unwrap()).unwrap();
     let mut checked = 0;
     for t in &root.testcases {
-        let cat: model::Index = serde_json::from_slice(&std::fs::read(out.join(&t.catalog)).unwrap()).unwrap();
+        let cat: model::Index = serde_json::from_slice(&json_at(&out, &t.catalog)).unwrap();
         let info = &cat.testcases[0];
         let own_kpi = cat.metrics.iter().filter(|m| m.kpi && m.name.starts_with(&format!("{}.", t.name)));
         let first: Vec<&str> =
             info.headline_metrics.iter().map(String::as_str).chain(own_kpi.map(|m| m.name.as_str())).take(4).collect();
         for name in first {
             let Some(m) = cat.metrics.iter().find(|m| m.name == name) else { continue };
-            let bytes = std::fs::read(out.join(&cat.chunks[m.chunk as usize])).unwrap();
+            let bytes = json_at(&out, &cat.chunks[m.chunk as usize]);
             let chunk: model::TrendChunk = serde_json::from_slice(&bytes).unwrap();
             assert!(chunk.series.iter().all(|s| s.metric == name), "{}: {name} shares its chunk", t.name);
             assert!(chunk.detected.iter().all(|c| c.metric == name), "{}: {name}", t.name);
@@ -140,7 +151,7 @@ fn the_metrics_first_charts_show_have_trend_chunks_of_their_own() {
 fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
     let out = tmpdir("halves");
     import(&out, &ALL);
-    let read = |rel: &str| std::fs::read(out.join(rel)).unwrap();
+    let read = |rel: &str| json_at(&out, rel);
     let root: model::Root = serde_json::from_slice(&read("index.json")).unwrap();
     let mut quiet = 0;
     for t in &root.testcases {
@@ -175,7 +186,7 @@ fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
     spine.quiet = if spine.quiet.is_empty() { vec![0, spine.totals.reports as u32] } else { vec![] };
     let bytes = importer::store::pack::json(&spine);
     let rel = model::paths::catalog(&t.name, &model::paths::content_hash(&bytes));
-    std::fs::write(out.join(&rel), bytes).unwrap();
+    put_json(&out, &rel, &bytes);
     let idx = String::from_utf8(read("index.json")).unwrap().replace(&t.catalog, &rel);
     std::fs::write(out.join("index.json"), idx).unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
@@ -217,8 +228,7 @@ fn the_reports_list_by_job_holds_each_job_whole_in_one_file() {
     import(&out, &ALL);
     let data = importer::store::dataset::Published::open(&out).unwrap();
     let root = &data.root;
-    let read =
-        |rel: &str| -> model::ReportPage { serde_json::from_slice(&std::fs::read(out.join(rel)).unwrap()).unwrap() };
+    let read = |rel: &str| -> model::ReportPage { serde_json::from_slice(&json_at(&out, rel)).unwrap() };
     let all: Vec<model::ReportSummary> = root.pages.iter().flat_map(|p| read(p).reports).collect();
     assert_eq!(all.len(), root.totals.reports);
     let n = root.by_job.len();
@@ -243,7 +253,7 @@ fn the_reports_list_by_job_holds_each_job_whole_in_one_file() {
     };
     let mut moved = read(&root.by_job[from]);
     moved.reports.extend(read(&root.by_job[to]).reports.into_iter().take(1));
-    std::fs::write(out.join(&root.by_job[from]), serde_json::to_vec(&moved).unwrap()).unwrap();
+    put_json(&out, &root.by_job[from], &serde_json::to_vec(&moved).unwrap());
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&root.by_job[from]), "{err}");
@@ -256,20 +266,23 @@ fn check_names_a_broken_or_missing_file() {
     import(&out, &["fixtures/seeds"]);
     let data = importer::store::dataset::Published::open(&out).unwrap();
     let chunk = data.assembled.parts.values().next().unwrap().chunks[0].clone();
-    let mut bytes = std::fs::read(out.join(&chunk)).unwrap();
+    let mut bytes = json_at(&out, &chunk);
     // the first series' mean column: after `[job,"metric",[commits],`
     let series = bytes.windows(11).position(|w| w == b"\"series\":[[").unwrap() + 11;
     let mean = series + bytes[series..].windows(3).position(|w| w == b"],[").unwrap() + 3;
     let at = mean + bytes[mean..].iter().position(|b| b.is_ascii_digit()).unwrap();
     bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
-    std::fs::write(out.join(&chunk), &bytes).unwrap();
+    put_json(&out, &chunk, &bytes);
     let job = data.index.jobs[0].shard.clone();
     std::fs::remove_file(out.join(&job)).unwrap();
+    // a document stored as plain JSON where its name says gzip
+    let doc = model::paths::report_doc(&data.root.newest[0].id);
+    std::fs::write(out.join(&doc), json_at(&out, &doc)).unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("{chunk}: fingerprint")), "{err}");
     assert!(err.contains(&job), "{err}");
-    assert!(err.contains("2 problem(s)"), "{err}");
+    assert!(err.contains(&format!("{doc}: not gzip-compressed")), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -325,7 +338,7 @@ fn a_testcases_changes_are_pages_in_the_views_order() {
     let data = importer::store::dataset::Published::open(&out).unwrap();
     let part = &data.assembled.parts["fio-basic"];
     assert_eq!(part.changes.len(), 2, "{:?}", part.changes);
-    let read = |p: &str| serde_json::from_slice::<model::ChangesShard>(&std::fs::read(out.join(p)).unwrap()).unwrap();
+    let read = |p: &str| serde_json::from_slice::<model::ChangesShard>(&json_at(&out, p)).unwrap();
     let (first, second) = (read(&part.changes[0]), read(&part.changes[1]));
     assert_eq!(first.changes.len(), model::CHANGES_FIRST);
     assert!(!second.changes.is_empty() && second.changes.len() <= model::CHANGES_PAGE_MAX);
@@ -339,11 +352,11 @@ fn a_testcases_changes_are_pages_in_the_views_order() {
     let root_path = out.join("index.json");
     let mut root: model::Root = serde_json::from_slice(&std::fs::read(&root_path).unwrap()).unwrap();
     let entry = root.testcases.iter_mut().find(|t| t.name == "fio-basic").unwrap();
-    let mut cat: model::Index = serde_json::from_slice(&std::fs::read(out.join(&entry.catalog)).unwrap()).unwrap();
+    let mut cat: model::Index = serde_json::from_slice(&json_at(&out, &entry.catalog)).unwrap();
     cat.changes.swap(0, 1);
     let bytes = serde_json::to_vec(&cat).unwrap();
     entry.catalog = model::paths::catalog("fio-basic", &model::paths::content_hash(&bytes));
-    std::fs::write(out.join(&entry.catalog), bytes).unwrap();
+    put_json(&out, &entry.catalog, &bytes);
     std::fs::write(&root_path, serde_json::to_vec(&root).unwrap()).unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
@@ -509,8 +522,10 @@ fn a_damaged_document_keeps_the_scripts_a_merge_left_unnamed() {
     let inc = tmpdir("script-damaged");
     import(&inc, &["fixtures/corpus/008.txt", "fixtures/corpus/009.txt"]);
     let docs = tree(&inc).into_iter().filter(|(k, _)| k.starts_with("d/"));
-    let (of_009, _) =
-        docs.into_iter().find(|(_, v)| String::from_utf8_lossy(v).contains("\"source\":\"009.txt\"")).unwrap();
+    let (of_009, _) = docs
+        .into_iter()
+        .find(|(k, _)| String::from_utf8_lossy(&json_at(&inc, k)).contains("\"source\":\"009.txt\""))
+        .unwrap();
     std::fs::write(inc.join(&of_009), "{").unwrap();
     let said = add(&inc, &["fixtures/corpus/raw/008.eml"]);
     assert!(said.contains("warning") && said.contains(&of_009) && said.contains("are kept"), "{said}");
@@ -592,12 +607,12 @@ fn check_lists_the_files_nothing_names() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("nothing names"), "{err}");
     std::fs::create_dir_all(out.join("s/none")).unwrap();
-    std::fs::write(out.join("s/none/0123456789abcdef.json"), "{}").unwrap();
-    std::fs::write(out.join("d/.x.json.tmp-1"), "{").unwrap();
+    std::fs::write(out.join("s/none/0123456789abcdef.json.gz"), "{}").unwrap();
+    std::fs::write(out.join("d/.x.json.gz.tmp-1"), "{").unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("2 file(s)") && err.contains("nothing names"), "{err}");
-    assert!(err.contains("d/.x.json.tmp-1") && err.contains("s/none/0123456789abcdef.json"), "{err}");
+    assert!(err.contains("d/.x.json.gz.tmp-1") && err.contains("s/none/0123456789abcdef.json.gz"), "{err}");
     import(&out, &["fixtures/seeds"]);
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

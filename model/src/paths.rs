@@ -5,6 +5,12 @@
 /// fixed name, replaced atomically and last by an import: it is the pointer to everything else.
 pub const INDEX: &str = "index.json";
 
+/// Every published JSON file but the root is stored gzip-compressed (`.json.gz`, one gzip member,
+/// no name or time in its header): static hosts store bytes as given, and the browser inflates with
+/// its own `DecompressionStream`. A reader checks these magic bytes, not the name, so a host that
+/// adds `Content-Encoding: gzip` itself (the browser then inflates it first) reads the same.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
 pub const DIRS: [&str; 10] = ["t", "s", "j", "c", "d", "r", "a", "l", "m", "p"];
 
@@ -66,40 +72,40 @@ pub fn testcase_list(testcase: &str) -> String {
 
 /// A testcase's catalog, named by its content hash (`hash`: `content_hash` of the bytes).
 pub fn catalog(testcase: &str, hash: &str) -> String {
-    format!("t/{}.{hash}.json", slug(testcase))
+    format!("t/{}.{hash}.json.gz", slug(testcase))
 }
 
 /// The rest of a testcase's catalog (`Index::rest`: reports, every metric, every chunk), named by
 /// its content hash.
 pub fn catalog_rest(testcase: &str, hash: &str) -> String {
-    format!("t/{}/{hash}.json", slug(testcase))
+    format!("t/{}/{hash}.json.gz", slug(testcase))
 }
 
 /// A trend chunk of a testcase, named by its value's fingerprint (the importer's `known::print`:
 /// the same name, the same value, so the same bytes).
 pub fn trend_chunk(testcase: &str, hash: &str) -> String {
-    format!("s/{}/{hash}.json", slug(testcase))
+    format!("s/{}/{hash}.json.gz", slug(testcase))
 }
 
 /// The compare file of a job, named by its value's fingerprint.
 pub fn job_shard(testcase: &str, hash: &str) -> String {
-    format!("j/{}/{hash}.json", slug(testcase))
+    format!("j/{}/{hash}.json.gz", slug(testcase))
 }
 
 /// A page of one testcase's changes (stated by reports or detected along series), named by its
 /// value's fingerprint: the Changes view.
 pub fn changes(testcase: &str, hash: &str) -> String {
-    format!("c/{}.{hash}.json", slug(testcase))
+    format!("c/{}.{hash}.json.gz", slug(testcase))
 }
 
 /// The document of a report, by report id (stable: a report page links here).
 pub fn report_doc(report_id: &str) -> String {
-    format!("d/{report_id}.json")
+    format!("d/{report_id}.json.gz")
 }
 
 /// A page of the reports list, named by its content hash.
 pub fn report_page(hash: &str) -> String {
-    format!("l/{hash}.json")
+    format!("l/{hash}.json.gz")
 }
 
 /// The report id of a Message-ID (with or without `<>`): the name of its document.
@@ -116,7 +122,7 @@ pub fn script(hash: &str) -> String {
 
 /// The archives' read positions and waiting replies (`ArchiveState`), named by its content hash.
 pub fn archive_state(hash: &str) -> String {
-    format!("a/{hash}.json")
+    format!("a/{hash}.json.gz")
 }
 
 /// Which trend chunk of `n` (a power of two) holds `metric`.
@@ -238,19 +244,19 @@ mod tests {
 
     #[test]
     fn paths_are_stable_and_safe() {
-        assert_eq!(trend_chunk("fio-basic", "0123"), "s/fio-basic/0123.json");
-        assert_eq!(catalog("a/b", "ff"), format!("t/{}.ff.json", slug("a/b")));
+        assert_eq!(trend_chunk("fio-basic", "0123"), "s/fio-basic/0123.json.gz");
+        assert_eq!(catalog("a/b", "ff"), format!("t/{}.ff.json.gz", slug("a/b")));
         assert_eq!(hash_hex(b""), "cbf29ce484222325");
         assert_eq!(slug("fio-basic"), "fio-basic");
         let s = slug("a/b c");
         assert!(s.starts_with("a_b_c-") && s.len() == "a_b_c-".len() + 8, "{s}");
         assert_ne!(slug("a/b"), slug("a_b"));
         assert!(slug("..").starts_with("..-"));
-        assert_eq!(job_shard("fio-basic", "00ff"), "j/fio-basic/00ff.json");
+        assert_eq!(job_shard("fio-basic", "00ff"), "j/fio-basic/00ff.json.gz");
         assert_eq!(script("abc"), "r/abc.sh");
-        assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json");
-        assert_eq!(report_doc("abc"), "d/abc.json");
-        assert_eq!(report_page("ab"), "l/ab.json");
+        assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json.gz");
+        assert_eq!(report_doc("abc"), "d/abc.json.gz");
+        assert_eq!(report_page("ab"), "l/ab.json.gz");
         assert_eq!(report_id_of_message("<a@b>"), hash_hex(b"a@b"));
         assert_eq!(report_id_of_message(" a@b "), hash_hex(b"a@b"));
         // every path lives in one of the published directories

@@ -275,7 +275,7 @@ pub fn load_state(dir: &Path) -> Result<ArchiveState, String> {
 pub fn with_state(root: Root, state: &ArchiveState) -> (Root, crate::store::pack::File) {
     let bytes = crate::store::pack::json(state);
     let rel = paths::archive_state(&paths::content_hash(&bytes));
-    (with_state_path(root, &rel), (rel, bytes))
+    (with_state_path(root, &rel), (rel, crate::store::pack::at_rest(&bytes)))
 }
 
 /// The root naming the state file `rel`, its generation recomputed.

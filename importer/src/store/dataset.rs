@@ -17,8 +17,29 @@ pub struct Published {
 
 /// Read and parse one published JSON file, checking its schema; errors name the file.
 pub fn read<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
-    let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    let bytes = read_json(dir, rel)?;
     parse(rel, &bytes)
+}
+
+/// The JSON text of the published file `rel`: inflated when it is stored compressed (`.json.gz`,
+/// which must then be gzip: `paths::GZIP_MAGIC`). Errors name the file.
+pub fn read_json(dir: &Path, rel: &str) -> Result<Vec<u8>, String> {
+    let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    unpacked(rel, bytes)
+}
+
+/// `bytes` of the file `rel` as JSON text (see `read_json`).
+pub fn unpacked(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    if !rel.ends_with(".gz") {
+        return Ok(bytes);
+    }
+    if !bytes.starts_with(&paths::GZIP_MAGIC) {
+        return Err(format!("{rel}: not gzip-compressed, as its name says"));
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 5);
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)
+        .map_err(|e| format!("{rel}: broken gzip: {e}"))?;
+    Ok(out)
 }
 
 /// The published file `rel`, given its bytes (see `read`).
@@ -276,14 +297,14 @@ fn check_by_job(dir: &Path, root: &Root, problems: &mut Vec<String>) -> usize {
 
 /// Read a hash-named file, checking its bytes against its name.
 fn read_hashed<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, String> {
-    let bytes = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    let bytes = read_json(dir, rel)?;
     named_by(rel, "content hash", &paths::content_hash(&bytes))?;
     parse(rel, &bytes)
 }
 
 /// Whether the file `rel` is named by `hash` (its `what`), else the error saying it is not.
 fn named_by(rel: &str, what: &str, hash: &str) -> Result<(), String> {
-    let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".json");
+    let stem = rel.rsplit('/').next().unwrap_or(rel).trim_end_matches(".gz").trim_end_matches(".json");
     match stem.ends_with(hash) {
         true => Ok(()),
         false => Err(format!("{rel}: {what} {hash} does not match its name (changed or of another build)")),

@@ -698,7 +698,7 @@ mod tests {
         let mut changes = Vec::new();
         for (k, p) in pages.iter().enumerate() {
             let rel = paths::changes(TC, &format!("old{k}"));
-            std::fs::write(dir.join(&rel), pack::json(p)).unwrap();
+            std::fs::write(dir.join(&rel), pack::stored(p)).unwrap();
             changes.push(rel);
         }
         Index { jobs, changes, change_count: count, change_buckets: buckets, ..Default::default() }
@@ -734,7 +734,7 @@ mod tests {
 
     fn expected(records: Vec<ChangeRecord>) -> (Vec<Vec<u8>>, Vec<u32>) {
         let (pages, buckets) = pack::changes_pages(TC, records, &jobs());
-        (pages.iter().map(pack::json).collect(), buckets)
+        (pages.iter().map(pack::stored).collect(), buckets)
     }
 
     fn tmp(name: &str) -> std::path::PathBuf {

@@ -23,6 +23,21 @@ pub fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
     b
 }
 
+/// The bytes of a published JSON file as stored (`paths::GZIP_MAGIC`): gzip at level 6, no name
+/// and no time in the header, so the same JSON is the same file.
+pub fn at_rest(json: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z =
+        flate2::GzBuilder::new().mtime(0).write(Vec::with_capacity(json.len() / 4 + 64), flate2::Compression::new(6));
+    z.write_all(json).expect("writing to memory");
+    z.finish().expect("writing to memory")
+}
+
+/// `v` as a published JSON file's stored bytes (`json`, then `at_rest`).
+pub fn stored<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    at_rest(&json(v))
+}
+
 /// Number of chunks for `points` observations: a power of two, so a metric's chunk is a mask of
 /// its name's hash.
 pub fn chunk_count(points: usize) -> u32 {
@@ -80,10 +95,7 @@ pub(crate) fn named<T: serde::Serialize + Sync>(
             let rel = path(&print(v));
             match known.size(&rel) {
                 Some(len) => Err((rel, len)),
-                None => {
-                    let bytes = json(v);
-                    Ok((rel, bytes))
-                }
+                None => Ok((rel, stored(v))),
             }
         })
         .collect();
@@ -170,11 +182,11 @@ pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, o
     let (spine, rest) = split_catalog(cat, own);
     let bytes = json(&rest);
     let rest_path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
-    out.files.push((rest_path.clone(), bytes));
+    out.files.push((rest_path.clone(), at_rest(&bytes)));
     let spine = Index { rest: Some(rest_path), ..spine };
     let bytes = json(&spine);
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
-    out.files.push((path.clone(), bytes));
+    out.files.push((path.clone(), at_rest(&bytes)));
     out.entry = entry(&spine, rest.metrics.len(), path);
 }
 
@@ -291,7 +303,7 @@ fn entry(cat: &Index, metrics: usize, path: String) -> TestcaseEntry {
 
 /// A report document as a file (its stable name).
 pub fn report_file(rd: &ReportDoc) -> File {
-    (paths::report_doc(&rd.id), json(rd))
+    (paths::report_doc(&rd.id), stored(rd))
 }
 
 /// Every summary of `all` once, newest first (undated last).
@@ -311,7 +323,7 @@ pub fn report_pages(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
 /// One file of the reports list (a page, or the reports of some jobs), named by its bytes.
 fn page_file(reports: Vec<ReportSummary>) -> File {
     let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports });
-    (paths::report_page(&paths::content_hash(&bytes)), bytes)
+    (paths::report_page(&paths::content_hash(&bytes)), at_rest(&bytes))
 }
 
 /// The reports of `all` (newest first) grouped by job into a power of two of files of about
