@@ -40,6 +40,7 @@ test('JavaScript off: every report page shows its subject, headline and every ro
   const { browser, page } = await browserWithout(false);
   try {
     assert.ok(index.reports.length >= 20, 'the bundled data has the fixtures');
+    let profiles = 0;
     for (const r of index.reports) {
       const url = `${site.srv.url}m/${encodeURIComponent(pageDir(r)).replace(/%40/g, '@')}/`;
       const res = await page.goto(url);
@@ -53,7 +54,15 @@ test('JavaScript off: every report page shows its subject, headline and every ro
       const texts = await page.locator('[data-testid=report-rows]').allInnerTexts();
       const shown = texts.map((t) => t.trim().split('\n').length - 1).reduce((a, b) => a + b, 0);
       assert.equal(shown, rowsOf(doc), `${url}: every row of every table`);
+      assert.equal(await page.locator('.controls').count(), 0, `${url}: no controls that need the app`);
+      // a table with call chains, children or self rows has a view (older mails' other perf-profile rows make none)
+      const profiled = doc.sections.filter((s) => s.rows.some((row) => /^perf-profile\.(calltrace|children|self)\./.test(String(row[2])))).length;
+      const trees = await page.getByTestId('perf-profile').evaluateAll((ds) => ds.map((d) => d.querySelectorAll('ol.profile li').length));
+      assert.ok(profiled ? trees.length >= profiled : trees.length === 0, `${url}: ${trees.length} perf-profile views, ${profiled} tables`);
+      assert.ok(trees.every((n) => n > 0), `${url}: no empty perf-profile view`);
+      profiles += await page.getByTestId('profile-tree').count();
     }
+    assert.ok(profiles >= 5, `${profiles} perf-profile call trees`);
     await page.goto(site.srv.url);
     const links = await page.locator('[data-testid=report-item] a').evaluateAll((as) => as.map((a) => a.href));
     assert.ok(links.length >= 10, `the first screen lists ${links.length} reports`);

@@ -114,6 +114,36 @@ pub async fn load_text(path: &str) -> Result<Arc<String>, String> {
     Ok(text)
 }
 
+/// What report `id`'s static page shows of other reports (`render::page::around_of`), when the page
+/// being taken over is that report's: the app shows it at once, so the swap moves nothing.
+pub fn static_around(id: &str) -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    let sel = format!("#static article[data-report-id=\"{}\"] > .around", id.replace(['"', '\\'], ""));
+    Some(doc.query_selector(&sel).ok()??.inner_html())
+}
+
+/// What a report's static page shows of other reports, fetched from the page (`key`: its
+/// Message-ID or id; relative to the document's base, the site's root) and kept.
+pub async fn fetched_around(key: &str) -> Result<Arc<String>, String> {
+    let path = model::paths::report_url(key);
+    if let Some(v) = cached::<String>(&path) {
+        return Ok(v);
+    }
+    let fail = |why: String| format!("could not load {path}: {why}");
+    let window = web_sys::window().ok_or_else(|| fail("no window".into()))?;
+    let resp = JsFuture::from(window.fetch_with_str(&path)).await.map_err(|e| fail(js_error(e)))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
+    if !resp.ok() {
+        return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
+    }
+    let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
+    let text = text.as_string().ok_or_else(|| fail("body is not text".into()))?;
+    let part =
+        Arc::new(render::page::around_of(&text).ok_or_else(|| fail("no record in the page".into()))?.to_string());
+    store(&path, part.clone());
+    Ok(part)
+}
+
 /// A value made of file `path` before (`store`).
 pub fn cached<T: Send + Sync + 'static>(path: &str) -> Option<Arc<T>> {
     CACHE.with(|c| c.borrow().get(path).cloned()).and_then(|v| v.downcast::<T>().ok())

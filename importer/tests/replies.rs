@@ -24,8 +24,10 @@ fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
+/// A published JSON file's value (stored gzip-compressed but for the root).
 fn json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    let bytes = importer::store::dataset::unpacked(&path.display().to_string(), std::fs::read(path).unwrap()).unwrap();
+    serde_json::from_slice(&bytes).unwrap()
 }
 
 const REPLIES: [&str; 3] = [

@@ -10,6 +10,7 @@ pub mod date;
 pub mod find;
 pub mod order;
 pub mod paths;
+pub mod record;
 pub mod rng;
 pub mod stats;
 

@@ -31,5 +31,6 @@ macro_rules! spelled {
 pub mod html;
 pub mod page;
 pub mod profile;
+pub mod record;
 pub mod report;
 pub mod rows;

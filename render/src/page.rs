@@ -48,21 +48,46 @@ fn close(out: &mut Html) {
     out.lit("</div><link rel=\"stylesheet\" href=\"main.css\"></body></html>\n");
 }
 
-/// A report as an `<article>`: head, the job's other reports (`others`, newest first; `commits`
-/// they and it measured), every table with every row, the reproduce script's link.
-pub fn report_article(d: &ReportDoc, others: &[ReportSummary], commits: usize) -> Html {
-    let me = ReportSummary::of(d);
+/// Where a report's page holds what it shows of other reports (its record and its commit's): the
+/// app takes that part from the page (`around_of`), not from a file of its own.
+const AROUND_OPEN: &str = "<div class=\"around\">";
+const AROUND_CLOSE: &str = "</div><!--/around-->";
+
+/// The part of a report's page (`report_page`) between `AROUND_OPEN` and `AROUND_CLOSE`.
+pub fn around_of(page: &str) -> Option<&str> {
+    let from = page.find(AROUND_OPEN)? + AROUND_OPEN.len();
+    let to = from + page[from..].find(AROUND_CLOSE)?;
+    Some(&page[from..to])
+}
+
+/// What a report's page shows of other reports: its job's (`others`, newest first; `commits`
+/// they and it measured), its headline metric's record (`record`, `model::record`) and its head
+/// commit's (`same`).
+#[derive(Debug, Clone, Default)]
+pub struct Around<'a> {
+    pub others: Vec<ReportSummary>,
+    pub commits: usize,
+    pub record: Vec<&'a ReportSummary>,
+    pub same: Vec<&'a ReportSummary>,
+}
+
+/// A report as an `<article>`: head, its headline metric's record and its commit's other reports,
+/// the job's other reports, every table with every row, the reproduce script's link.
+pub fn report_article(d: &ReportDoc, around: &Around) -> Html {
+    let me = ReportSummary::listed(d);
+    let (others, commits) = (&around.others, around.commits);
     let tables = report::tables(d, &|_| 0);
     let mut out = Html::new();
     put!(out, "<article class=\"report\" data-testid=\"report-page\" data-report-id=\"{}\">", d.id);
     out.html(&report::head_html(d, &|_| None));
+    out.lit(AROUND_OPEN).html(&crate::record::record_html(&me, &around.record, &around.same)).lit(AROUND_CLOSE);
     let ix: Vec<usize> = (0..others.len()).collect();
     put!(
         out,
         "<section class=\"job-history\" data-testid=\"job-history\">{}</section>",
         report::history_html(others, &ix, commits, me.metric.as_deref(), true)
     );
-    out.html(&report::tables_html(&tables, &TableFilter { all: true, ..Default::default() }));
+    out.html(&report::tables_html(&tables, &TableFilter { all: true, ..Default::default() }, report::Form::Page));
     if let Some(h) = &d.script {
         put!(
             out,
@@ -105,14 +130,14 @@ fn nav_html(out: &mut Html, testcases: &[String], counts: Option<&Counts>) {
 }
 
 /// A report's page (`m/<Message-ID>/index.html`).
-pub fn report_page(d: &ReportDoc, others: &[ReportSummary], commits: usize) -> Html {
+pub fn report_page(d: &ReportDoc, around: &Around) -> Html {
     let me = ReportSummary::listed(d);
     let mut out = Html::with_capacity(4096);
     let title = d.subject.clone().unwrap_or_else(|| d.source.clone());
     open(&mut out, 2, &title, &report::headline_text(&me));
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &me.testcases, None);
-    out.html(&report_article(d, others, commits));
+    out.html(&report_article(d, around));
     out.lit("</main>");
     close(&mut out);
     out
@@ -120,11 +145,7 @@ pub fn report_page(d: &ReportDoc, others: &[ReportSummary], commits: usize) -> H
 
 /// The first screen (`index.html`): the newest reports (`newest`, newest first) beside the
 /// newest report (`open`, with its job's other reports), and the links to every list.
-pub fn first_page(
-    newest: &[ReportSummary],
-    open_doc: Option<(&ReportDoc, &[ReportSummary], usize)>,
-    counts: &Counts,
-) -> Html {
+pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Around)>, counts: &Counts) -> Html {
     let mut out = Html::with_capacity(64 * 1024);
     open(
         &mut out,
@@ -134,7 +155,7 @@ pub fn first_page(
     );
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], Some(counts));
-    let key = open_doc.map(|(d, _, _)| d.message_id.clone().unwrap_or_else(|| d.id.clone()));
+    let key = open_doc.map(|(d, _)| d.message_id.clone().unwrap_or_else(|| d.id.clone()));
     put!(
         out,
         "<div class=\"reports-layout\"><section class=\"reports-list\" aria-label=\"Reports\">\
@@ -143,8 +164,8 @@ pub fn first_page(
         report::list_html(newest, &(0..newest.len()).collect::<Vec<_>>(), key.as_deref())
     );
     out.lit("</section><section class=\"report-pane\" aria-label=\"Report\">");
-    if let Some((d, others, commits)) = open_doc {
-        out.html(&report_article(d, others, commits));
+    if let Some((d, around)) = open_doc {
+        out.html(&report_article(d, around));
     }
     out.lit("</section></div></main>");
     close(&mut out);
@@ -256,7 +277,15 @@ mod tests {
             subject: Some("older".into()),
             ..Default::default()
         };
-        let html = report_page(&d, std::slice::from_ref(&other), 2).into_string();
+        let html =
+            report_page(&d, &Around { others: vec![other.clone()], commits: 2, record: vec![&other], same: vec![] })
+                .into_string();
+        let part = around_of(&html).expect("the page holds its record");
+        assert!(
+            part.starts_with("<section class=\"record\" data-testid=\"metric-record\">")
+                && part.ends_with("</section>"),
+            "{part}"
+        );
         assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
         assert!(html.contains("<base href=\"../../\">"), "a report page is two folders down");
         assert!(html.contains("<title>[btrfs] &lt;b&gt;6.0%&lt;/b&gt; regression</title>"), "{html}");
@@ -292,7 +321,7 @@ mod tests {
             })
             .collect();
         let counts = Counts { all: 3, testcases: vec![("fsmark".into(), 1)] };
-        let html = first_page(&list, Some((&d, &[], 1)), &counts).into_string();
+        let html = first_page(&list, Some((&d, &Around { commits: 1, ..Default::default() })), &counts).into_string();
         assert!(
             html.contains("href=\"p/all/\">All 3 reports</a>") && html.contains("href=\"p/tc/fsmark/\">fsmark (1)</a>"),
             "{html}"

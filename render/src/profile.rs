@@ -117,13 +117,17 @@ pub fn has_profile(rows: &[Row]) -> bool {
     rows.iter().any(|r| r.metric.starts_with("perf-profile."))
 }
 
-/// The perf-profile view of a table's rows: the call tree, then children and self as bars.
-pub fn profile_html(out: &mut Html, rows: &[Row]) {
-    let parts = [
-        ("Call tree", "profile-tree", call_tree(rows, 5)),
-        ("Children", "profile-children", flat(rows, "children", 5)),
-        ("Self", "profile-self", flat(rows, "self", 5)),
-    ];
+/// The perf-profile view of a table's rows: the call tree, then (`flat_too`, or when there is no
+/// tree) children and self as bars.
+pub fn profile_html(out: &mut Html, rows: &[Row], flat_too: bool) {
+    let mut parts = vec![("Call tree", "profile-tree", call_tree(rows, 5))];
+    if flat_too || parts[0].2.is_empty() {
+        parts.push(("Children", "profile-children", flat(rows, "children", 5)));
+        parts.push(("Self", "profile-self", flat(rows, "self", 5)));
+    }
+    if parts.iter().all(|p| p.2.is_empty()) {
+        return; // perf-profile rows of another kind (older mails' `perf-profile.cpu-cycles.*`): no view
+    }
     let max = parts.iter().flat_map(|p| &p.2).flat_map(|n| [n.base, n.head]).flatten().fold(1.0f64, f64::max);
     out.lit("<details class=\"perf-profile\" data-testid=\"perf-profile\"><summary>perf-profile: where the cycles went \
         (base <span class=\"key pbase\"></span> head <span class=\"key phead\"></span>, % of cycles; the biggest movers marked)</summary>");
@@ -141,36 +145,35 @@ pub fn profile_html(out: &mut Html, rows: &[Row]) {
 }
 
 /// One node in about what its numbers cost: the depth and the bars' widths as CSS variables
-/// (`ol.profile li` draws the bars), end tag omitted; a mover is `class=m`.
+/// (`ol.profile li` draws the bars; an absent one is 0), end tag omitted; a mover is `class=m`.
 fn node_html(out: &mut Html, n: &Node, max: f64) {
     let w = |v: Option<f64>| format!("{:.1}", 100.0 * v.unwrap_or(0.0) / max);
-    let (b, h, delta) = (w(n.base), w(n.head), n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default());
-    let (from, to) = (Node::text(n.base), Node::text(n.head));
-    if n.mover {
-        put!(
-            out,
-            "<li class=m style=\"--d:{};--b:{}%;--h:{}%\"><span>{}</span><span>{} → {}</span><span>{}</span>\n",
-            n.depth,
-            b,
-            h,
-            n.name,
-            from,
-            to,
-            delta
-        );
-    } else {
-        put!(
-            out,
-            "<li style=\"--d:{};--b:{}%;--h:{}%\"><span>{}</span><span>{} → {}</span><span>{}</span>\n",
-            n.depth,
-            b,
-            h,
-            n.name,
-            from,
-            to,
-            delta
-        );
+    let mut vars = Vec::new();
+    if n.depth > 0 {
+        vars.push(format!("--d:{}", n.depth));
     }
+    for (name, v) in [("b", w(n.base)), ("h", w(n.head))] {
+        if v != "0.0" {
+            vars.push(format!("--{name}:{v}%"));
+        }
+    }
+    let delta = n.delta().map(|d| format!("{d:+.2}")).unwrap_or_default();
+    let (from, to) = (Node::text(n.base), Node::text(n.head));
+    match (n.mover, vars.is_empty()) {
+        (true, true) => {
+            out.lit("<li class=m>");
+        }
+        (true, false) => {
+            put!(out, "<li class=m style=\"{}\">", vars.join(";"));
+        }
+        (false, true) => {
+            out.lit("<li>");
+        }
+        (false, false) => {
+            put!(out, "<li style=\"{}\">", vars.join(";"));
+        }
+    }
+    put!(out, "<span>{}</span><span>{} → {}</span><span>{}</span>\n", n.name, from, to, delta);
 }
 
 #[cfg(test)]
@@ -229,5 +232,40 @@ mod tests {
         let bars = flat(&rows, "self", 1);
         assert_eq!((bars.len(), bars[0].name.as_str(), bars[0].mover, bars[0].delta()), (1, "memcpy", true, Some(6.0)));
         assert!(has_profile(&rows) && !has_profile(&rows[6..]));
+    }
+
+    /// A node costs about what its numbers do: depth and bars only when not 0; the static page's
+    /// view is the call tree alone (children and self are rows of its table), the app's all three,
+    /// and a table with no call chains still shows its bars.
+    #[test]
+    fn profile_nodes_are_compact_and_the_page_shows_the_tree() {
+        let p = |s: &str| format!("{CALLTRACE}{s}");
+        let rows = vec![
+            row(&p("entry"), 90.0, 0.0),
+            row(&p("entry.write"), 40.0, 60.0),
+            row("perf-profile.self.cycles-pp.memcpy", 3.0, 9.0),
+            row("perf-profile.children.cycles-pp.write", 40.0, 60.0),
+        ];
+        let html = |rows: &[Row], all: bool| {
+            let mut out = Html::new();
+            profile_html(&mut out, rows, all);
+            out.into_string()
+        };
+        let page = html(&rows, false);
+        assert!(
+            page.contains("<li class=m style=\"--b:100.0%\"><span>entry</span><span>90.00 → 0.00</span>"),
+            "{page}"
+        );
+        assert!(page.contains("<li class=m style=\"--d:1;--b:44.4%;--h:66.7%\"><span>write</span>"), "{page}");
+        assert!(page.contains("profile-tree") && !page.contains("profile-self"), "{page}");
+        let app = html(&rows, true);
+        assert!(
+            app.contains("profile-tree") && app.contains("profile-self") && app.contains("profile-children"),
+            "{app}"
+        );
+        assert_eq!(html(&[row("perf-profile.cpu-cycles.memcpy", 3.0, 9.0)], true), "", "no empty view");
+        let flat_only = html(&rows[2..], false);
+        assert!(flat_only.contains("profile-children"), "{flat_only}");
+        assert!(!flat_only.contains("profile-tree") && flat_only.contains("profile-self"), "{flat_only}");
     }
 }

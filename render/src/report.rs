@@ -294,12 +294,22 @@ impl TableFilter {
     }
 }
 
+/// Which page a report's tables are drawn for: the app's (controls; the perf-profile's call tree,
+/// children and self), or the static page's, which reads without JavaScript and keeps to what it
+/// can use: no controls (they need the app), the call tree only (children and self are rows of
+/// the table above it). The app draws its own form when it takes the page over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    App,
+    Page,
+}
+
 /// Rows per report table before "show all".
 pub const TABLE_ROWS: usize = 200;
 
 /// Every table of a report: controls (`name="ns"`, `name="dir"`; sort buttons `data-act="sort"`),
 /// rows as Compare prints them, fail:runs rows, the perf-profile view.
-pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
+pub fn tables_html(tables: &[Table], f: &TableFilter, form: Form) -> Html {
     let mut out = Html::new();
     let n = tables.len();
     for (i, t) in tables.iter().enumerate() {
@@ -315,7 +325,9 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
             i
         );
         if !t.rows.is_empty() {
-            controls_html(&mut out, &t.rows, f);
+            if form == Form::App {
+                controls_html(&mut out, &t.rows, f);
+            }
             if f.is_plain() {
                 rows_text(&mut out, &t.rows, f);
             } else {
@@ -337,7 +349,7 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
             out.lit("</tbody></table>");
         }
         if has_profile(&t.rows) {
-            profile_html(&mut out, &t.rows);
+            profile_html(&mut out, &t.rows, form == Form::App);
         }
         out.lit("</section>");
     }
@@ -345,8 +357,7 @@ pub fn tables_html(tables: &[Table], f: &TableFilter) -> Html {
 }
 
 /// A table's controls: namespace and direction (`name="ns"`, `name="dir"`) and the orders
-/// (`data-act="sort"`). Shown by the app only (`#static .controls` is hidden: without it they do
-/// nothing).
+/// (`data-act="sort"`). The app's only (`Form::App`): without it they would do nothing.
 fn controls_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     let mut opts: Vec<(String, String)> = vec![(String::new(), "all".into())];
     opts.extend(crate::rows::namespaces(rows).into_iter().map(|(ns, c)| (ns.clone(), format!("{ns} ({c})"))));

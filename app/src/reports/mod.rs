@@ -294,20 +294,25 @@ mod tests {
         assert!(html.contains("data-act=\"open\" data-value=\"q&quot;@x\""), "{html}");
         assert!(html.contains("&lt;b&gt;boom&lt;/b&gt;") && !html.contains("<b>"), "{html}");
         let t = tables(&doc(), &|_| 1);
-        let html = tables_html(&t, &TableFilter::default()).into_string();
+        let html = tables_html(&t, &TableFilter::default(), Form::App).into_string();
         assert_eq!(html.matches("data-testid=\"report-table\"").count(), 2);
         // the default: the rows as the mail prints them, aligned, the change coloured
         assert!(html.contains("<pre class=\"rows\" data-testid=\"report-rows\" tabindex=\"0\">  base  %change   head  metric\n100.00   <b class=r>-10.0%</b>  90.00  fio.write_iops\n</pre>"), "{html}");
         assert!(html.contains("report-fails"), "{html}");
+        assert!(html.contains("data-testid=\"report-ns\""), "the app's tables have their controls");
+        // the static page's: no controls (they need the app), the same rows
+        let page = tables_html(&t, &TableFilter::default(), Form::Page).into_string();
+        assert!(!page.contains("class=\"controls\"") && page.contains("<pre class=\"rows\""), "{page}");
         // sorted or filtered: the table the app sorts
-        let by_name = tables_html(&t, &TableFilter { sort: SortKey::Name, ..Default::default() }).into_string();
+        let by_name =
+            tables_html(&t, &TableFilter { sort: SortKey::Name, ..Default::default() }, Form::App).into_string();
         assert!(
             by_name.contains("<tr class=r><td>fio.write_iops<td>100.00<td>-10.0%<td>90.00\n")
                 && !by_name.contains("<pre"),
             "{by_name}"
         );
-        let only =
-            tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() }).into_string();
+        let only = tables_html(&t, &TableFilter { ns: Some("perf-profile".into()), ..Default::default() }, Form::App)
+            .into_string();
         assert!(!only.contains("<tr class=r>") && !only.contains("<tr><td>") && !only.contains("<pre"), "{only}");
         let mut d = doc();
         d.notes = vec!["This is not a <regression>".into()];

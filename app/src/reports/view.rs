@@ -617,7 +617,7 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let (t2, id) = (tables.clone(), d.id.clone());
     let body = move || {
         let f = nav.state.with(|s| reports::TableFilter { ns: s.ns.clone(), dir: s.dir, sort: s.sort, all: all.get() });
-        reports::tables_html(&tables, &f).into_string()
+        reports::tables_html(&tables, &f, reports::Form::App).into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((act, value, _)) = web::action_of(&ev) else { return };
@@ -650,12 +650,45 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     view! {
         <article class="report" class:from-mail=mail.is_some() data-testid="report-page" data-report-id=d.id.clone()>
             <div inner_html=head></div>
+            {mail.is_none().then(|| view! { <Around doc=d.clone() /> })}
             <JobHistory doc=d.clone() />
             <div on:click=on_click on:change=on_change inner_html=body></div>
             <h3>"Reproduce"</h3>
             {script}
         </article>
     }
+}
+
+/// The report's headline metric in other reports, and its commit's: the part of its static page
+/// the importer made over every report (`render::record`), from the page being taken over, else
+/// fetched from the report's page (nothing while it loads; why not, when it cannot).
+#[component]
+fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    // a report's link opens it in place (with a modifier: the page's own, in a new tab)
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((Act::Open, value, _)) = web::action_of(&ev) else { return };
+        if web::plain_click(&ev) {
+            ev.prevent_default();
+            nav.push(|s| s.open_report(value));
+        }
+    };
+    if let Some(html) = web::static_around(&doc.id) {
+        return view! { <div class="around" on:click=on_click inner_html=html></div> }.into_any();
+    }
+    let key = reports::permalink_key(&model::ReportSummary::of(&doc));
+    let got = LocalResource::new(move || {
+        let k = key.clone();
+        async move { web::fetched_around(&k).await }
+    });
+    (move || match got.get() {
+        None => None,
+        Some(Ok(h)) => Some(view! { <div class="around" on:click=on_click inner_html=h.to_string()></div> }.into_any()),
+        Some(Err(e)) => Some(
+            view! { <p class="hint" data-testid="record-error">{format!("The metric's record: {e}")}</p> }.into_any(),
+        ),
+    })
+    .into_any()
 }
 
 #[component]

@@ -122,14 +122,14 @@ fn import_full(
     warn_dropped_reports(out, &reports);
     use importer::store::{pack, pages};
     let all = pack::newest_first(reports.iter().map(model::ReportSummary::listed).collect());
-    let jobs = pages::Jobs::of(&all);
+    let peers = pages::Peers::of(&all);
     {
         use rayon::prelude::*;
         reports
             .par_iter()
-            .try_for_each(|r| publisher.write(&[pack::report_file(r), pages::report_file(r, &all, &jobs)]))?;
+            .try_for_each(|r| publisher.write(&[pack::report_file(r), pages::report_file(r, &all, &peers)]))?;
     }
-    let (mut files, mut root) = pack::list_files(entries, &reports, &scripts, all, &jobs);
+    let (mut files, mut root) = pack::list_files(entries, &reports, &scripts, all, &peers);
     drop(reports);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);

@@ -224,12 +224,12 @@ fn check_pages(
 ) -> usize {
     use crate::store::pages;
     use rayon::prelude::*;
-    let jobs = pages::Jobs::of(all);
+    let peers = pages::Peers::of(all);
     let doc = |s: &model::ReportSummary| read::<ReportDoc>(dir, &paths::report_doc(&s.id));
     let mut want: Vec<Result<crate::store::File, String>> =
-        all.par_iter().map(|s| doc(s).map(|d| pages::report_file(&d, all, &jobs))).collect();
+        all.par_iter().map(|s| doc(s).map(|d| pages::report_file(&d, all, &peers))).collect();
     let newest = all.first().and_then(|s| doc(s).ok());
-    want.extend(pages::list_pages(all, model::NEWEST, newest.as_ref(), &jobs).into_iter().map(Ok));
+    want.extend(pages::list_pages(all, model::NEWEST, newest.as_ref(), &peers).into_iter().map(Ok));
     let found: Vec<Option<String>> = want
         .par_iter()
         .map(|w| {

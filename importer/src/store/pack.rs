@@ -400,28 +400,28 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     }
     files.par_extend(data.reports.par_iter().map(report_file));
     let all = newest_first(data.reports.iter().map(ReportSummary::listed).collect());
-    let jobs = crate::store::pages::Jobs::of(&all);
+    let peers = crate::store::pages::Peers::of(&all);
     let docs: Vec<&ReportDoc> = data.reports.iter().collect();
-    files.extend(crate::store::pages::report_files(&docs, &all, &jobs));
-    let (rest, root) = list_files(entries, &data.reports, &data.scripts, all, &jobs);
+    files.extend(crate::store::pages::report_files(&docs, &all, &peers));
+    let (rest, root) = list_files(entries, &data.reports, &data.scripts, all, &peers);
     files.extend(rest);
     (files, root)
 }
 
 /// The files of a full build besides the testcases', the report documents and their pages
 /// (scripts, the reports list, the first screen and the lists as pages), and the root over the
-/// testcases' entries. `all`: every report's summary newest first (`newest_first`), `jobs` over it
+/// testcases' entries. `all`: every report's summary newest first (`newest_first`), `peers` over it
 /// (the report pages were made from the same).
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
     reports: &[ReportDoc],
     scripts: &BTreeMap<String, String>,
     all: Vec<ReportSummary>,
-    jobs: &crate::store::pages::Jobs,
+    peers: &crate::store::pages::Peers,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
     let newest = all.first().and_then(|s| reports.iter().find(|d| d.id == s.id));
-    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, jobs));
+    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, peers));
     let (root, pages) = root(entries, reports.len(), all);
     files.extend(pages);
     (files, root)

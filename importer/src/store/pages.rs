@@ -1,46 +1,77 @@
 //! The dataset's static pages, written with `render` (the app shows the same markup): every
 //! report's page, the first screen and the lists of reports (every report, per testcase). A
-//! report's page depends on its document and on the summaries of its job's reports only, so an
-//! incremental import rewrites the pages of the reports it adds and of their jobs' others.
+//! report's page depends on its document and on the summaries of the reports it shows (of its job,
+//! of its headline metric's record, of its head commit: `Peers`), so an incremental import rewrites
+//! the pages of the reports it adds and of those that show them.
 
 use crate::store::File;
 use model::{paths, ReportDoc, ReportSummary};
-use render::page::{self, Counts, LIST_PAGE};
+use render::page::{self, Around, Counts, LIST_PAGE};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The reports of every job (`ReportSummary::job_key`), as positions in `all`, in its order.
-pub struct Jobs(BTreeMap<String, Vec<usize>>);
+/// What a report's page shows of other reports, indexed over every summary (`all`, by position
+/// in its order): the reports of each job (`ReportSummary::job_key`), of each headline metric's
+/// record (`model::record::key`) and of each head commit (by its first 7 digits).
+pub struct Peers {
+    jobs: BTreeMap<String, Vec<usize>>,
+    records: BTreeMap<(String, String), Vec<usize>>,
+    commits: BTreeMap<String, Vec<usize>>,
+}
 
-impl Jobs {
-    pub fn of(all: &[ReportSummary]) -> Jobs {
-        let mut by: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+fn commit_key(r: &ReportSummary) -> Option<String> {
+    r.commit.as_deref().filter(|c| c.len() >= 7).map(|c| c[..7].to_ascii_lowercase())
+}
+
+fn record_key(r: &ReportSummary) -> Option<(String, String)> {
+    model::record::key(r).map(|(t, m)| (t.to_string(), m.to_string()))
+}
+
+impl Peers {
+    pub fn of(all: &[ReportSummary]) -> Peers {
+        let mut p = Peers { jobs: BTreeMap::new(), records: BTreeMap::new(), commits: BTreeMap::new() };
         for (i, r) in all.iter().enumerate() {
             if let Some(k) = r.job_key() {
-                by.entry(k).or_default().push(i);
+                p.jobs.entry(k).or_default().push(i);
+            }
+            if let Some(k) = record_key(r) {
+                p.records.entry(k).or_default().push(i);
+            }
+            if let Some(k) = commit_key(r) {
+                p.commits.entry(k).or_default().push(i);
             }
         }
-        Jobs(by)
+        p
     }
 
-    /// The other reports of `me`'s job (newest first, as `all` is), and the distinct commits
-    /// they and `me` measured.
-    fn others(&self, all: &[ReportSummary], me: &ReportSummary) -> (Vec<ReportSummary>, usize) {
-        let at: Vec<usize> = me
-            .job_key()
-            .and_then(|k| self.0.get(&k))
-            .map(|v| v.iter().copied().filter(|&i| all[i].id != me.id).collect())
-            .unwrap_or_default();
+    /// What `me`'s page shows of the others: its job's (newest first, as `all` is) with the
+    /// distinct commits they and `me` measured, its record's, its head commit's.
+    pub fn around<'a>(&self, all: &'a [ReportSummary], me: &ReportSummary) -> Around<'a> {
+        let not_me = |v: Option<&Vec<usize>>| -> Vec<usize> {
+            v.map(|v| v.iter().copied().filter(|&i| all[i].id != me.id).collect()).unwrap_or_default()
+        };
+        let at = not_me(me.job_key().and_then(|k| self.jobs.get(&k)));
         let commits = render::report::commits_measured(all, &at, me);
-        (at.into_iter().map(|i| all[i].clone()).collect(), commits)
+        let record = not_me(record_key(me).and_then(|k| self.records.get(&k)));
+        let same = not_me(commit_key(me).and_then(|k| self.commits.get(&k)));
+        Around {
+            others: at.into_iter().map(|i| all[i].clone()).collect(),
+            commits,
+            record: record.into_iter().map(|i| &all[i]).collect(),
+            same: same.into_iter().map(|i| &all[i]).filter(|r| model::record::same_commit(r, me)).collect(),
+        }
     }
 
-    /// The ids of every report that shares a job with one of `ids`, those included.
-    pub fn peers(&self, all: &[ReportSummary], ids: &BTreeSet<&str>) -> BTreeSet<String> {
-        let mut out: BTreeSet<String> = ids.iter().map(|s| s.to_string()).collect();
-        for r in all.iter().filter(|r| ids.contains(r.id.as_str())) {
-            if let Some(v) = r.job_key().and_then(|k| self.0.get(&k)) {
-                out.extend(v.iter().map(|&i| all[i].id.clone()));
-            }
+    /// The ids of every report whose page shows one of `of` (sharing its job, its record or its
+    /// head commit), and of `of` themselves.
+    pub fn sharing(&self, all: &[ReportSummary], of: &[&ReportSummary]) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = of.iter().map(|r| r.id.clone()).collect();
+        for r in of {
+            let groups = [
+                r.job_key().and_then(|k| self.jobs.get(&k)),
+                record_key(r).and_then(|k| self.records.get(&k)),
+                commit_key(r).and_then(|k| self.commits.get(&k)),
+            ];
+            out.extend(groups.into_iter().flatten().flatten().map(|&i| all[i].id.clone()));
         }
         out
     }
@@ -51,17 +82,16 @@ fn key_of(d: &ReportDoc) -> String {
     d.message_id.clone().unwrap_or_else(|| d.id.clone())
 }
 
-/// The page of report `d` (`all`: every summary, newest first; `jobs` over it).
-pub fn report_file(d: &ReportDoc, all: &[ReportSummary], jobs: &Jobs) -> File {
-    let me = ReportSummary::listed(d);
-    let (others, commits) = jobs.others(all, &me);
-    (paths::report_html(&key_of(d)), page::report_page(d, &others, commits).into_string().into_bytes())
+/// The page of report `d` (`all`: every summary, newest first; `peers` over it).
+pub fn report_file(d: &ReportDoc, all: &[ReportSummary], peers: &Peers) -> File {
+    let around = peers.around(all, &ReportSummary::listed(d));
+    (paths::report_html(&key_of(d)), page::report_page(d, &around).into_string().into_bytes())
 }
 
 /// The pages of `docs`, in parallel.
-pub fn report_files(docs: &[&ReportDoc], all: &[ReportSummary], jobs: &Jobs) -> Vec<File> {
+pub fn report_files(docs: &[&ReportDoc], all: &[ReportSummary], peers: &Peers) -> Vec<File> {
     use rayon::prelude::*;
-    docs.par_iter().map(|d| report_file(d, all, jobs)).collect()
+    docs.par_iter().map(|d| report_file(d, all, peers)).collect()
 }
 
 /// The pages of one list (`reports` newest first): full pages of `LIST_PAGE` numbered from the
@@ -85,7 +115,7 @@ fn list_files(title: &str, list: &str, reports: &[&ReportSummary]) -> Vec<File> 
 
 /// The first screen (the root's `newest`, the newest report `open` with its job's others) and
 /// every list: of all reports and per testcase (`all` newest first).
-pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>, jobs: &Jobs) -> Vec<File> {
+pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>, peers: &Peers) -> Vec<File> {
     let mut per_tc: BTreeMap<&str, Vec<&ReportSummary>> = BTreeMap::new();
     for r in all {
         let mut tcs: Vec<&str> = r.testcases.iter().map(String::as_str).collect();
@@ -99,20 +129,16 @@ pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>
     for (tc, reports) in &per_tc {
         out.extend(list_files(tc, &paths::testcase_list(tc), reports));
     }
-    let open = open.map(|d| {
-        let (others, commits) = jobs.others(all, &ReportSummary::listed(d));
-        (d, others, commits)
-    });
-    let first =
-        page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, o, c)| (*d, o.as_slice(), *c)), &counts);
+    let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d))));
+    let first = page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, a)| (*d, a)), &counts);
     out.push((paths::FIRST_PAGE.to_string(), first.into_string().into_bytes()));
     out
 }
 
 /// What an incremental import rewrites of the pages (`all`: every summary after it, newest
 /// first): the pages of the reports it changed (`changed`, documents at hand in `docs`) and of
-/// their jobs' other reports, of the jobs that lost a report (`removed`, whose pages go), the
-/// first screen and the lists. Documents not at hand are read with `read`. Returns the files
+/// the reports that show them or showed one now gone (`removed`, whose pages go: `Peers::sharing`),
+/// the first screen and the lists. Documents not at hand are read with `read`. Returns the files
 /// and the pages to remove.
 pub fn incremental_files(
     all: &[ReportSummary],
@@ -122,19 +148,22 @@ pub fn incremental_files(
     read: &(dyn Fn(&str) -> Result<ReportDoc, String> + Sync),
 ) -> (Vec<File>, Vec<String>) {
     use rayon::prelude::*;
-    let jobs = Jobs::of(all);
-    let mut ids = jobs.peers(all, changed);
-    let lost: BTreeSet<String> = removed.iter().filter_map(ReportSummary::job_key).collect();
-    ids.extend(all.iter().filter(|r| r.job_key().is_some_and(|k| lost.contains(&k))).map(|r| r.id.clone()));
+    let peers = Peers::of(all);
+    let now: Vec<&ReportSummary> = all.iter().filter(|r| changed.contains(r.id.as_str())).collect();
+    let mut ids = peers.sharing(all, &now);
+    // the pages that showed a report now gone: of its job, its record, its commit
+    let gone_ones: Vec<&ReportSummary> = removed.iter().collect();
+    let kept_ids: BTreeSet<&str> = all.iter().map(|r| r.id.as_str()).collect();
+    ids.extend(peers.sharing(all, &gone_ones).into_iter().filter(|id| kept_ids.contains(id.as_str())));
     let at_hand: BTreeMap<&str, &ReportDoc> = docs.iter().map(|d| (d.id.as_str(), d)).collect();
     // a document that cannot be read keeps its old page (and says so); the rest goes on
     let doc = |id: &str| -> Option<ReportDoc> {
         let got = at_hand.get(id).map(|d| Ok((*d).clone())).unwrap_or_else(|| read(id));
         got.inspect_err(|e| eprintln!("lkpx: warning: {e}: its report's page is kept as it was")).ok()
     };
-    let mut files: Vec<File> = ids.par_iter().filter_map(|id| doc(id).map(|d| report_file(&d, all, &jobs))).collect();
+    let mut files: Vec<File> = ids.par_iter().filter_map(|id| doc(id).map(|d| report_file(&d, all, &peers))).collect();
     let newest = all.first().and_then(|s| doc(&s.id));
-    files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &jobs));
+    files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &peers));
     let kept: BTreeSet<String> =
         all.iter().map(|s| paths::report_html(&s.message_id.clone().unwrap_or(s.id.clone()))).collect();
     let gone = removed

@@ -1,0 +1,118 @@
+// A report's headline metric in other reports, and its commit in other reports, on the fixtures plus
+// the real public-inbox epoch of fixtures/archives (two commits reported on linux-next, then again when
+// they reached linus:master), imported by the release lkpx the data-freshness stage built: on every
+// static page with JavaScript off (counts checked against the published summaries), and in the app,
+// which keeps the page's record when it takes over and fetches another report's when it opens it.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, DIST, ROOT, readJson, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+
+const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
+let site;
+let srv;
+let all;
+
+/** The report pair of one commit in the epoch: linux-next first, linus:master later. */
+const PAIR = ['202503102146.28d80a16-lkp@intel.com', '202506042113.498dd81a-lkp@intel.com'];
+
+before(async () => {
+  assert.ok(fs.existsSync(LKPX), `${LKPX} missing: build it with cargo build --release -p importer`);
+  site = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-record-'));
+  const www = path.join(site, 'www');
+  for (const f of fs.readdirSync(DIST)) {
+    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
+  }
+  const epoch = path.join(site, 'epoch.git');
+  execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(LKPX, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch], { cwd: ROOT, stdio: 'pipe' });
+  // the pages at the site's root, as scripts/build-app.sh places them
+  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
+  const root = readJson(path.join(www, 'data', 'index.json'));
+  all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);
+  srv = await serve(www);
+});
+
+after(async () => {
+  await srv?.close();
+  fs.rmSync(site, { recursive: true, force: true });
+});
+
+const pageUrl = (r) => `${srv.url}m/${encodeURIComponent(r.message_id ?? r.id).replace(/%40/g, '@')}/`;
+const sameRecord = (a, b) => a.id !== b.id && a.metric && a.metric === b.metric && a.testcases[0] === b.testcases[0];
+const sameCommit = (a, b) => {
+  if (a.id === b.id || !a.commit || !b.commit) return false;
+  const n = Math.min(a.commit.length, b.commit.length);
+  return n >= 7 && a.commit.slice(0, n).toLowerCase() === b.commit.slice(0, n).toLowerCase();
+};
+
+test('JavaScript off: every report page shows its metric in other reports and its commit in other reports, counted as the data says', async () => {
+  const browser = await (await import('playwright-core')).chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    let records = 0;
+    let commits = 0;
+    for (const r of all) {
+      await page.goto(pageUrl(r));
+      const others = all.filter((x) => sameRecord(r, x));
+      const rec = page.getByTestId('metric-record');
+      assert.notEqual(await page.title(), '', pageUrl(r));
+      if (!r.metric) {
+        assert.equal(await rec.count(), 0, `${r.id}: no headline, no record`);
+        continue;
+      }
+      assert.match(await rec.locator('h3').innerText(), new RegExp(`^${r.metric.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in other reports of .* \\(${others.length}\\)$`));
+      if (others.length) {
+        const mine = [r, ...others];
+        const regressions = mine.filter((x) => x.word === 'regression').length;
+        const improvements = mine.filter((x) => x.word === 'improvement').length;
+        const line = await page.getByTestId('record-summary').innerText();
+        assert.ok(line.startsWith(`Reported ${mine.length} times`) && line.includes(`: ${regressions} regressions, ${improvements} improvements`), `${r.id}: ${line}`);
+        const links = await page.getByTestId('record-list').locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href'))));
+        assert.deepEqual(links.sort(), others.map((x) => `m/${x.message_id ?? x.id}/`).sort(), `${r.id}: the record lists every other report`);
+        records += 1;
+      }
+      const same = all.filter((x) => sameCommit(r, x));
+      const box = page.getByTestId('same-commit');
+      assert.equal(await box.count(), same.length ? 1 : 0, `${r.id}: same commit`);
+      if (same.length) {
+        const links = await box.locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href'))));
+        assert.deepEqual(links.sort(), same.map((x) => `m/${x.message_id ?? x.id}/`).sort());
+        commits += 1;
+      }
+    }
+    assert.ok(records >= 10, `${records} pages with a record`);
+    assert.ok(commits >= 4, `${commits} pages linking their commit's other report (two pairs, both ways)`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the app keeps the page record when it takes over, and opening the other report of the commit fetches its record', async () => {
+  const { browser, page, errors } = await launch();
+  try {
+    const [next, master] = PAIR.map((m) => all.find((r) => r.message_id === m));
+    assert.ok(next && master && sameCommit(next, master), 'the epoch holds the pair');
+    assert.match(next.branch ?? '', /linux-next/);
+    assert.match(master.branch ?? '', /linus/);
+    await page.goto(pageUrl(master));
+    await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+    const box = page.getByTestId('same-commit');
+    await box.waitFor();
+    assert.match(await box.innerText(), /linux-next/);
+    const link = box.locator(`a[href="m/${next.message_id}/"]`);
+    assert.equal(await link.count(), 1);
+    await link.click();
+    await page.waitForFunction((id) => document.querySelector(`[data-report-id="${id}"]`), next.id, { timeout: 20_000 });
+    await page.getByTestId('same-commit').locator(`a[href="m/${master.message_id}/"]`).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByTestId('record-error').count(), 0);
+    assert.ok(page.url().includes(encodeURIComponent(next.message_id).replace(/%40/g, '@')) || page.url().includes(next.message_id), page.url());
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,313 @@
+//! A report's headline metric in other reports (`model::record`): a one-line summary, the signs of
+//! noise with their numbers, one mark per report on a time axis, the nearest reports listed; and
+//! the other reports of its head commit. The static page carries it; the app shows the same.
+
+use crate::html::Html;
+use crate::put;
+use crate::report::{short_date, word_class};
+use model::record::{self, Hint, Summary};
+use model::ReportSummary;
+
+/// Reports listed under the picture (nearest in time first chosen, shown newest first).
+pub const LISTED: usize = 25;
+
+/// Marks drawn (the nearest in time).
+pub const MARKS: usize = 400;
+
+/// The record of `me` (`others`: every other report of its record, any order) and the reports of
+/// its head commit (`same`). Empty when `me` has no headline metric.
+pub fn record_html(me: &ReportSummary, others: &[&ReportSummary], same: &[&ReportSummary]) -> Html {
+    let mut out = Html::new();
+    let Some((testcase, metric)) = record::key(me) else { return out };
+    out.lit("<section class=\"record\" data-testid=\"metric-record\">");
+    put!(out, "<h3>{} in other reports of {} ({})</h3>", metric, testcase, others.len());
+    if others.is_empty() {
+        out.lit("<p class=\"hint\">No other report stated a change of this metric in this testcase.</p></section>");
+        same_commit_html(&mut out, same);
+        return out;
+    }
+    put!(
+        out,
+        "<p class=\"record-summary\" data-testid=\"record-summary\">{}</p>",
+        summary_text(&record::summary(me, others))
+    );
+    let hints = record::hints(me, others);
+    for h in &hints {
+        hint_html(&mut out, me, h, others);
+    }
+    let near = nearest(me, others, MARKS);
+    picture(&mut out, me, &near);
+    let mut listed: Vec<&ReportSummary> = near.into_iter().take(LISTED).collect();
+    listed.sort_by(|a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
+    out.lit("<ul class=\"record-list\" data-testid=\"record-list\">");
+    for r in &listed {
+        item_html(&mut out, me, r);
+    }
+    out.lit("</ul>");
+    if others.len() > listed.len() {
+        put!(
+            out,
+            "<p class=\"hint\">{} more: <a href=\"{}\">every report of {}</a>.</p>",
+            others.len() - listed.len(),
+            model::paths::list_url(&model::paths::testcase_list(testcase), None),
+            testcase
+        );
+    }
+    out.lit("</section>");
+    same_commit_html(&mut out, same);
+    out
+}
+
+/// `reported 20 times since 2020: 9 regressions, 11 improvements; |change| median 30.0%; on this
+/// machine 3 times, alternating`.
+pub fn summary_text(s: &Summary) -> String {
+    let mut t = format!("Reported {} times", s.reports);
+    if let Some(since) = s.since {
+        t.push_str(&format!(" since {}", year(since)));
+    }
+    t.push_str(&format!(": {} regressions, {} improvements", s.regressions, s.improvements));
+    if let Some(m) = s.median_abs {
+        t.push_str(&format!("; |change| median {m:.1}%"));
+    }
+    if s.on_machine > 1 {
+        t.push_str(&format!("; on this machine {} times", s.on_machine));
+        if s.alternating {
+            t.push_str(", alternating");
+        }
+    }
+    t
+}
+
+fn year(t: i64) -> i64 {
+    model::date::civil_from_days(t.div_euclid(86_400)).0
+}
+
+fn day(t: Option<i64>) -> String {
+    t.map(|t| {
+        let (y, m, d) = model::date::civil_from_days(t.div_euclid(86_400));
+        format!("{y:04}-{m:02}-{d:02}")
+    })
+    .unwrap_or_else(|| "undated".into())
+}
+
+fn change_text(r: &ReportSummary) -> String {
+    r.change.map(|c| format!("{c:+.1}%")).unwrap_or_else(|| "–".into())
+}
+
+/// A link to `r`'s page; the app opens it in place (`Act::Open`).
+fn link(out: &mut Html, r: &ReportSummary, text: &str) {
+    let key = crate::report::permalink_key(r);
+    put!(
+        out,
+        "<a href=\"{}\" data-act=\"{}\" data-value=\"{}\">{}</a>",
+        model::paths::report_url(&key),
+        crate::html::Act::Open,
+        key.as_str(),
+        text
+    );
+}
+
+fn hint_html(out: &mut Html, me: &ReportSummary, h: &Hint, others: &[&ReportSummary]) {
+    out.lit("<p class=\"noise-hint\" data-testid=\"noise-hint\"><b>Noise?</b> ");
+    match h {
+        Hint::Flips { machine, reports } => {
+            put!(
+                out,
+                "On {} this metric moved the other way within {} days of this report ({}): ",
+                machine,
+                record::FLIP_DAYS,
+                change_text(me)
+            );
+            for (i, id) in reports.iter().enumerate() {
+                let Some(r) = others.iter().find(|r| &r.id == id) else { continue };
+                if i > 0 {
+                    out.lit(", ");
+                }
+                link(out, r, &format!("{} {}", change_text(r), day(r.time)));
+            }
+            out.lit(". A metric that flips sign on one machine is often code alignment, not the commit.");
+        }
+        Hint::InsideSpread { change, earlier, median_abs } => {
+            put!(
+                out,
+                "{} is inside the spread of the {} earlier reports of this metric (median |change| {}%).",
+                format!("{change:+.1}%").as_str(),
+                *earlier,
+                format!("{median_abs:.1}").as_str()
+            );
+        }
+    }
+    out.lit("</p>");
+}
+
+/// The `n` reports nearest to `me` in time (undated ones last), nearest first.
+fn nearest<'a>(me: &ReportSummary, others: &[&'a ReportSummary], n: usize) -> Vec<&'a ReportSummary> {
+    let t = me.time.unwrap_or(0);
+    let mut v: Vec<&ReportSummary> = others.to_vec();
+    v.sort_by_key(|r| (r.time.map_or(i64::MAX, |x| (x - t).abs()), r.id.clone()));
+    v.truncate(n);
+    v
+}
+
+/// One mark per report on a time axis, up for a rise and down for a fall of the metric, coloured by
+/// the mail's word; `me` a ring. Dated reports only.
+fn picture(out: &mut Html, me: &ReportSummary, near: &[&ReportSummary]) {
+    let dated: Vec<(&ReportSummary, i64, f64)> =
+        near.iter().copied().chain(std::iter::once(me)).filter_map(|r| Some((r, r.time?, r.change?))).collect();
+    if dated.len() < 2 {
+        return;
+    }
+    let (t0, t1) = dated.iter().fold((i64::MAX, i64::MIN), |(a, b), (_, t, _)| (a.min(*t), b.max(*t)));
+    let top = dated.iter().map(|d| d.2.abs()).fold(1.0f64, f64::max);
+    let (w, mid, half) = (600u32, 40.0, 34.0);
+    let x = |t: i64| 10.0 + (f64::from(w) - 20.0) * if t1 > t0 { (t - t0) as f64 / (t1 - t0) as f64 } else { 0.5 };
+    let y = |c: f64| -(c / top) * half;
+    let mut paths = [String::new(), String::new(), String::new()];
+    for (r, t, c) in dated.iter().filter(|d| d.0.id != me.id) {
+        let k = match record::is_regression(r) {
+            Some(true) => 0,
+            Some(false) => 1,
+            None => 2,
+        };
+        paths[k].push_str(&format!("M{:.1} {mid}v{:.1}", x(*t), y(*c)));
+    }
+    put!(
+        out,
+        "<svg class=\"record-marks\" viewBox=\"0 0 {} 80\" role=\"img\" aria-label=\"{} reports from {} to {}: a mark up for a rise, down for a fall; this report ringed\">\
+         <path class=\"axis\" d=\"M0 40h{}\"/>",
+        w,
+        dated.len(),
+        day(Some(t0)).as_str(),
+        day(Some(t1)).as_str(),
+        w
+    );
+    for (k, cls) in ["r", "i", "n"].iter().enumerate() {
+        if !paths[k].is_empty() {
+            put!(out, "<path class=\"{}\" d=\"{}\"/>", *cls, paths[k].as_str());
+        }
+    }
+    if let (Some(t), Some(c)) = (me.time, me.change) {
+        put!(
+            out,
+            "<circle class=\"me\" cx=\"{}\" cy=\"{}\" r=\"4\"/>",
+            format!("{:.1}", x(t)).as_str(),
+            format!("{:.1}", mid + y(c)).as_str()
+        );
+    }
+    put!(
+        out,
+        "<text x=\"0\" y=\"78\">{}</text><text x=\"{}\" y=\"78\" text-anchor=\"end\">{}</text></svg>",
+        year(t0),
+        w,
+        year(t1)
+    );
+}
+
+/// A report of the record in a line: date (its page), branch, commit, machine and the parameters
+/// that differ from `me`'s job, its change.
+fn item_html(out: &mut Html, me: &ReportSummary, r: &ReportSummary) {
+    out.lit("<li>");
+    link(out, r, &r.date.as_deref().map(short_date).unwrap_or_else(|| day(r.time)));
+    put!(
+        out,
+        " <span class=\"branch\">{}</span> <code>{}</code> ",
+        r.branch.as_deref().unwrap_or(""),
+        r.commit.as_deref().map(model::short_id).unwrap_or("")
+    );
+    if r.machine != me.machine {
+        put!(out, "{} ", r.machine);
+    }
+    let differ: Vec<String> = r
+        .params
+        .iter()
+        .filter(|(k, v)| me.params.get(*k) != Some(*v))
+        .map(|(k, v)| format!("{k}={v}"))
+        .take(4)
+        .collect();
+    if !differ.is_empty() {
+        put!(out, "<span class=\"differ\">{}</span> ", differ.join(" ").as_str());
+    }
+    put!(out, "<b class=\"headline {}\">{}</b></li>", word_class(&r.word), change_text(r));
+}
+
+/// The other reports of the same head commit (any branch), newest first; nothing when none.
+fn same_commit_html(out: &mut Html, same: &[&ReportSummary]) {
+    if same.is_empty() {
+        return;
+    }
+    put!(
+        out,
+        "<section class=\"same-commit\" data-testid=\"same-commit\"><h3>This commit in other reports ({})</h3><ul>",
+        same.len()
+    );
+    let mut v = same.to_vec();
+    v.sort_by(|a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
+    for r in v {
+        out.lit("<li>");
+        link(out, r, &r.date.as_deref().map(short_date).unwrap_or_else(|| day(r.time)));
+        put!(
+            out,
+            " <span class=\"branch\">{}</span> {} <b class=\"headline {}\">{}</b></li>",
+            r.branch.as_deref().unwrap_or(""),
+            r.subject.as_deref().unwrap_or(&r.id),
+            word_class(&r.word),
+            crate::report::headline_text(r)
+        );
+    }
+    out.lit("</ul></section>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(id: &str, day: i64, change: f64, machine: &str) -> ReportSummary {
+        ReportSummary {
+            id: id.into(),
+            message_id: Some(format!("{id}@x")),
+            time: Some(1_600_000_000 + day * 86_400),
+            testcases: vec!["t".into()],
+            metric: Some("t.m".into()),
+            change: Some(change),
+            word: if change < 0.0 { "regression" } else { "improvement" }.into(),
+            machine: machine.into(),
+            commit: Some(format!("{id:0<12}")),
+            subject: Some(format!("<b>{id}</b>")),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_record_shows_its_summary_hints_marks_and_links() {
+        let me = r("a", 100, -6.0, "m1");
+        let others = [r("b", 70, 8.0, "m1"), r("c", 10, -9.0, "m2")];
+        let refs: Vec<&ReportSummary> = others.iter().collect();
+        let same = [r("z", 110, -6.3, "m1")];
+        let html = record_html(&me, &refs, &[&same[0]]).into_string();
+        assert!(html.contains("<h3>t.m in other reports of t (2)</h3>"), "{html}");
+        assert!(html.contains("Reported 3 times since 2020: 2 regressions, 1 improvements; |change| median 8.0%; on this machine 2 times"), "{html}");
+        assert!(
+            html.contains("data-testid=\"noise-hint\"")
+                && html.contains("href=\"m/b@x/\" data-act=\"open\" data-value=\"b@x\">+8.0% 2020-"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<li>").count(), 3, "two of the record, one of the commit: {html}");
+        assert!(
+            html.contains("<path class=\"r\"")
+                && html.contains("<path class=\"i\"")
+                && html.contains("<circle class=\"me\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("data-testid=\"same-commit\"")
+                && html.contains("&lt;b&gt;z&lt;/b&gt;")
+                && !html.contains("<b>z</b>"),
+            "{html}"
+        );
+        let alone = record_html(&me, &[], &[]).into_string();
+        assert!(alone.contains("No other report stated") && !alone.contains("same-commit"), "{alone}");
+        let mut none = me.clone();
+        none.metric = None;
+        assert_eq!(record_html(&none, &refs, &[]).into_string(), "");
+    }
+}
