@@ -114,6 +114,12 @@ pub async fn load_text(path: &str) -> Result<Arc<String>, String> {
     Ok(text)
 }
 
+/// The `href` (as written) of the link an event happened in.
+pub fn link_of(ev: &web_sys::Event) -> Option<String> {
+    let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    el.closest("a[href]").ok()??.get_attribute("href")
+}
+
 /// What report `id`'s static page shows of other reports (`render::page::around_of`), when the page
 /// being taken over is that report's: the app shows it at once, so the swap moves nothing.
 pub fn static_around(id: &str) -> Option<String> {

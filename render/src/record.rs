@@ -9,10 +9,10 @@ use model::record::{self, Hint, Summary};
 use model::ReportSummary;
 
 /// Reports listed under the picture (nearest in time first chosen, shown newest first).
-pub const LISTED: usize = 25;
+pub const LISTED: usize = 12;
 
 /// Marks drawn (the nearest in time).
-pub const MARKS: usize = 400;
+pub const MARKS: usize = 150;
 
 /// The record of `me` (`others`: every other report of its record, any order) and the reports of
 /// its head commit (`same`). Empty when `me` has no headline metric.
@@ -94,17 +94,15 @@ fn change_text(r: &ReportSummary) -> String {
     r.change.map(|c| format!("{c:+.1}%")).unwrap_or_else(|| "–".into())
 }
 
-/// A link to `r`'s page; the app opens it in place (`Act::Open`).
+/// A link to `r`'s page (the app opens it in place: `report_of_link`).
 fn link(out: &mut Html, r: &ReportSummary, text: &str) {
-    let key = crate::report::permalink_key(r);
-    put!(
-        out,
-        "<a href=\"{}\" data-act=\"{}\" data-value=\"{}\">{}</a>",
-        model::paths::report_url(&key),
-        crate::html::Act::Open,
-        key.as_str(),
-        text
-    );
+    put!(out, "<a href=\"{}\">{}</a>", model::paths::report_url(&crate::report::permalink_key(r)), text);
+}
+
+/// The report a link of the record names (`href` as written: `m/<dir>/`): its page's folder, a
+/// Message-ID or a report id, either of which opens it.
+pub fn report_of_link(href: &str) -> Option<&str> {
+    href.strip_prefix("m/")?.strip_suffix('/').filter(|k| !k.is_empty() && !k.contains('/'))
 }
 
 fn hint_html(out: &mut Html, me: &ReportSummary, h: &Hint, others: &[&ReportSummary]) {
@@ -169,7 +167,7 @@ fn picture(out: &mut Html, me: &ReportSummary, near: &[&ReportSummary]) {
             Some(false) => 1,
             None => 2,
         };
-        paths[k].push_str(&format!("M{:.1} {mid}v{:.1}", x(*t), y(*c)));
+        paths[k].push_str(&format!("M{:.0} {mid}v{:.0}", x(*t), y(*c)));
     }
     put!(
         out,
@@ -190,8 +188,8 @@ fn picture(out: &mut Html, me: &ReportSummary, near: &[&ReportSummary]) {
         put!(
             out,
             "<circle class=\"me\" cx=\"{}\" cy=\"{}\" r=\"4\"/>",
-            format!("{:.1}", x(t)).as_str(),
-            format!("{:.1}", mid + y(c)).as_str()
+            format!("{:.0}", x(t)).as_str(),
+            format!("{:.0}", mid + y(c)).as_str()
         );
     }
     put!(
@@ -286,11 +284,7 @@ mod tests {
         let html = record_html(&me, &refs, &[&same[0]]).into_string();
         assert!(html.contains("<h3>t.m in other reports of t (2)</h3>"), "{html}");
         assert!(html.contains("Reported 3 times since 2020: 2 regressions, 1 improvements; |change| median 8.0%; on this machine 2 times"), "{html}");
-        assert!(
-            html.contains("data-testid=\"noise-hint\"")
-                && html.contains("href=\"m/b@x/\" data-act=\"open\" data-value=\"b@x\">+8.0% 2020-"),
-            "{html}"
-        );
+        assert!(html.contains("data-testid=\"noise-hint\"") && html.contains("href=\"m/b@x/\">+8.0% 2020-"), "{html}");
         assert_eq!(html.matches("<li>").count(), 3, "two of the record, one of the commit: {html}");
         assert!(
             html.contains("<path class=\"r\"")
@@ -303,6 +297,10 @@ mod tests {
                 && html.contains("&lt;b&gt;z&lt;/b&gt;")
                 && !html.contains("<b>z</b>"),
             "{html}"
+        );
+        assert_eq!(
+            (report_of_link("m/b@x/"), report_of_link("m/"), report_of_link("p/all/")),
+            (Some("b@x"), None, None)
         );
         let alone = record_html(&me, &[], &[]).into_string();
         assert!(alone.contains("No other report stated") && !alone.contains("same-commit"), "{alone}");

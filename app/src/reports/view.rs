@@ -667,10 +667,12 @@ fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
     let nav = expect_context::<Nav>();
     // a report's link opens it in place (with a modifier: the page's own, in a new tab)
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some((Act::Open, value, _)) = web::action_of(&ev) else { return };
+        let Some(href) = web::link_of(&ev) else { return };
+        let Some(key) = render::record::report_of_link(&href) else { return };
         if web::plain_click(&ev) {
             ev.prevent_default();
-            nav.push(|s| s.open_report(value));
+            let key = key.to_string();
+            nav.push(|s| s.open_report(key));
         }
     };
     if let Some(html) = web::static_around(&doc.id) {
