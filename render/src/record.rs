@@ -141,9 +141,14 @@ fn hint_html(out: &mut Html, me: &ReportSummary, h: &Hint, others: &[&ReportSumm
 /// The `n` reports nearest to `me` in time (undated ones last), nearest first.
 fn nearest<'a>(me: &ReportSummary, others: &[&'a ReportSummary], n: usize) -> Vec<&'a ReportSummary> {
     let t = me.time.unwrap_or(0);
+    let far = |r: &ReportSummary| r.time.map_or(i64::MAX, |x| (x - t).abs());
     let mut v: Vec<&ReportSummary> = others.to_vec();
-    v.sort_by_key(|r| (r.time.map_or(i64::MAX, |x| (x - t).abs()), r.id.clone()));
-    v.truncate(n);
+    let by = |a: &&ReportSummary, b: &&ReportSummary| far(a).cmp(&far(b)).then_with(|| a.id.cmp(&b.id));
+    if v.len() > n {
+        v.select_nth_unstable_by(n, by);
+        v.truncate(n);
+    }
+    v.sort_by(by);
     v
 }
 
