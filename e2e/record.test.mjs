@@ -56,6 +56,7 @@ test('JavaScript off: every report page shows its metric in other reports and it
     const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
     let records = 0;
     let commits = 0;
+    let replies = 0;
     for (const r of all) {
       await page.goto(pageUrl(r));
       const others = all.filter((x) => sameRecord(r, x));
@@ -74,6 +75,10 @@ test('JavaScript off: every report page shows its metric in other reports and it
         assert.ok(line.startsWith(`Reported ${mine.length} times`) && line.includes(`: ${regressions} regressions, ${improvements} improvements`), `${r.id}: ${line}`);
         const links = await page.getByTestId('record-list').locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href'))));
         assert.deepEqual(links.sort(), others.map((x) => `m/${x.message_id ?? x.id}/`).sort(), `${r.id}: the record lists every other report`);
+        // what came of each: the start of its first reply
+        const quoted = await page.getByTestId('record-list').getByTestId('record-reply').allInnerTexts();
+        assert.deepEqual(quoted.sort(), others.filter((x) => x.reply).map((x) => x.reply).sort(), `${r.id}: replies`);
+        replies += quoted.length;
         records += 1;
       }
       const same = all.filter((x) => sameCommit(r, x));
@@ -86,6 +91,7 @@ test('JavaScript off: every report page shows its metric in other reports and it
       }
     }
     assert.ok(records >= 10, `${records} pages with a record`);
+    assert.ok(replies >= 1, `${replies} replies quoted in records`);
     assert.ok(commits >= 4, `${commits} pages linking their commit's other report (two pairs, both ways)`);
   } finally {
     await browser.close();

@@ -123,7 +123,14 @@ pub struct ReportSummary {
     pub machine: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: Params,
+    /// What came of it: the start of the first reply's note (`REPLY_CHARS` at most), when a reply
+    /// to the report is attached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
 }
+
+/// Characters of a reply's note a summary keeps.
+pub const REPLY_CHARS: usize = 120;
 
 impl ReportSummary {
     /// Its job (first testcase, machine and parameters) as `job_id` names it; `None` for a
@@ -141,6 +148,7 @@ impl ReportSummary {
             time: rd.date.as_deref().and_then(crate::date::parse_date),
             branch: branch_of(rd, of.commit.as_deref()),
             change: rd.headlines.first().and_then(|h| rd.headline_change(h)),
+            reply: rd.notes.first().map(|n| reply_start(n)),
             ..of
         }
     }
@@ -178,7 +186,17 @@ impl ReportSummary {
             change: None,
             word: h.map(|h| h.word.clone()).unwrap_or_default(),
             commit: head.cloned(),
+            reply: None,
         }
+    }
+}
+
+/// The first line of a note, cut at `REPLY_CHARS` characters (`…` when cut).
+fn reply_start(note: &str) -> String {
+    let line = note.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    match line.char_indices().nth(REPLY_CHARS) {
+        Some((at, _)) => format!("{}…", line[..at].trim_end()),
+        None => line.to_string(),
     }
 }
 
@@ -400,4 +418,24 @@ impl Upload {
     /// The name of text pasted onto the page (it has no file name), in the importer's messages
     /// (`pasted text:12: …`).
     pub const PASTED: &'static str = "pasted text";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_keeps_the_start_of_the_first_reply() {
+        let mut rd = ReportDoc {
+            notes: vec!["\n  Not a regression: alignment.\nsecond line".into(), "other".into()],
+            ..Default::default()
+        };
+        assert_eq!(ReportSummary::listed(&rd).reply.as_deref(), Some("Not a regression: alignment."));
+        assert_eq!(ReportSummary::of(&rd).reply, None, "the page's own line carries none");
+        rd.notes = vec![format!("{} tail", "é".repeat(REPLY_CHARS))];
+        let r = ReportSummary::listed(&rd).reply.unwrap();
+        assert_eq!((r.chars().count(), r.ends_with('…')), (REPLY_CHARS + 1, true));
+        rd.notes.clear();
+        assert_eq!(ReportSummary::listed(&rd).reply, None);
+    }
 }

@@ -230,7 +230,16 @@ fn item_html(out: &mut Html, me: &ReportSummary, r: &ReportSummary) {
     if !differ.is_empty() {
         put!(out, "<span class=\"differ\">{}</span> ", differ.join(" ").as_str());
     }
-    put!(out, "<b class=\"headline {}\">{}</b></li>", word_class(&r.word), change_text(r));
+    put!(out, "<b class=\"headline {}\">{}</b>", word_class(&r.word), change_text(r));
+    reply_html(out, r);
+    out.lit("</li>");
+}
+
+/// What came of a report: the start of its first reply's note, quoted.
+fn reply_html(out: &mut Html, r: &ReportSummary) {
+    if let Some(n) = &r.reply {
+        put!(out, " <q class=\"reply\" data-testid=\"record-reply\">{}</q>", n.as_str());
+    }
 }
 
 /// The other reports of the same head commit (any branch), newest first; nothing when none.
@@ -250,12 +259,14 @@ fn same_commit_html(out: &mut Html, same: &[&ReportSummary]) {
         link(out, r, &r.date.as_deref().map(short_date).unwrap_or_else(|| day(r.time)));
         put!(
             out,
-            " <span class=\"branch\">{}</span> {} <b class=\"headline {}\">{}</b></li>",
+            " <span class=\"branch\">{}</span> {} <b class=\"headline {}\">{}</b>",
             r.branch.as_deref().unwrap_or(""),
             r.subject.as_deref().unwrap_or(&r.id),
             word_class(&r.word),
             crate::report::headline_text(r)
         );
+        reply_html(out, r);
+        out.lit("</li>");
     }
     out.lit("</ul></section>");
 }
@@ -283,7 +294,8 @@ mod tests {
     #[test]
     fn the_record_shows_its_summary_hints_marks_and_links() {
         let me = r("a", 100, -6.0, "m1");
-        let others = [r("b", 70, 8.0, "m1"), r("c", 10, -9.0, "m2")];
+        let mut others = [r("b", 70, 8.0, "m1"), r("c", 10, -9.0, "m2")];
+        others[1].reply = Some("Not a <regression>: the fix is in".into());
         let refs: Vec<&ReportSummary> = others.iter().collect();
         let same = [r("z", 110, -6.3, "m1")];
         let html = record_html(&me, &refs, &[&same[0]]).into_string();
@@ -291,6 +303,12 @@ mod tests {
         assert!(html.contains("Reported 3 times since 2020: 2 regressions, 1 improvements; |change| median 8.0%; on this machine 2 times"), "{html}");
         assert!(html.contains("data-testid=\"noise-hint\"") && html.contains("href=\"m/b@x/\">+8.0% 2020-"), "{html}");
         assert_eq!(html.matches("<li>").count(), 3, "two of the record, one of the commit: {html}");
+        assert!(
+            html.contains(
+                "<q class=\"reply\" data-testid=\"record-reply\">Not a &lt;regression&gt;: the fix is in</q></li>"
+            ),
+            "{html}"
+        );
         assert!(
             html.contains("<path class=\"r\"")
                 && html.contains("<path class=\"i\"")
