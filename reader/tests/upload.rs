@@ -30,9 +30,11 @@ fn mails() -> Vec<PathBuf> {
     v
 }
 
+/// A published report document (stored gzip-compressed: `paths::GZIP_MAGIC`).
 fn published(id: &str) -> Option<ReportDoc> {
-    let text = std::fs::read_to_string(root().join("data").join(paths::report_doc(id))).ok()?;
-    Some(serde_json::from_str(&text).unwrap())
+    let bytes = std::fs::read(root().join("data").join(paths::report_doc(id))).ok()?;
+    assert!(bytes.starts_with(&paths::GZIP_MAGIC), "{id}: stored gzip-compressed");
+    Some(serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap())
 }
 
 fn without_lines(s: &[model::DocSection]) -> Vec<model::DocSection> {
@@ -91,7 +93,8 @@ fn published_sources() -> std::collections::BTreeSet<String> {
     let dir = root().join("data").join(paths::report_doc("x")).parent().unwrap().to_path_buf();
     let mut out = std::collections::BTreeSet::new();
     for e in std::fs::read_dir(dir).unwrap() {
-        let d: ReportDoc = serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+        let id = e.unwrap().file_name().into_string().unwrap();
+        let d = published(id.trim_end_matches(".json.gz")).unwrap();
         out.insert(d.source);
     }
     assert!(out.len() >= 40, "{out:?}");
