@@ -19,6 +19,8 @@ const TABS = [
   ['compare', '?view=compare', async (page) => {
     await page.getByTestId('compare-table').waitFor();
     await page.getByTestId('commit-panel').waitFor();
+    // the panel shows before its module is in (a loading notice): wait until nothing is on its way
+    await page.waitForLoadState('networkidle');
   }],
   ['changes, no testcase', '?view=changes', (page) => page.getByTestId('recent-changes').waitFor()],
   ['changes of a testcase', '?view=changes&testcase=fio-basic', (page) => page.locator('[data-testid=changes-csv]:not([disabled])').waitFor()],
