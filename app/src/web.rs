@@ -45,12 +45,7 @@ pub fn fetch_start(path: &str) -> Option<js_sys::Promise> {
 pub async fn fetched_text(path: &str, started: Option<js_sys::Promise>) -> Result<String, String> {
     let url = format!("{DATA_DIR}{path}");
     let fail = |why: String| format!("could not load {url}: {why}");
-    let started = started.ok_or_else(|| fail("no window".into()))?;
-    let resp = JsFuture::from(started).await.map_err(|e| fail(js_error(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
-    if !resp.ok() {
-        return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
-    }
+    let resp = ok_response(started, &fail).await?;
     let buf =
         JsFuture::from(resp.array_buffer().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
     let bytes = js_sys::Uint8Array::new(&buf);
@@ -61,6 +56,20 @@ pub async fn fetched_text(path: &str, started: Option<js_sys::Promise>) -> Resul
         return inflated_text(&buf).await.map_err(|e| fail(format!("broken gzip: {}", js_error(e))));
     }
     String::from_utf8(bytes.to_vec()).map_err(|_| fail("body is not UTF-8 text".into()))
+}
+
+/// The response of the fetch `started`, when it succeeded (errors said through `fail`).
+async fn ok_response(
+    started: Option<js_sys::Promise>,
+    fail: &dyn Fn(String) -> String,
+) -> Result<web_sys::Response, String> {
+    let started = started.ok_or_else(|| fail("no window".into()))?;
+    let resp = JsFuture::from(started).await.map_err(|e| fail(js_error(e)))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
+    if !resp.ok() {
+        return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
+    }
+    Ok(resp)
 }
 
 #[wasm_bindgen]
@@ -136,12 +145,7 @@ pub async fn fetched_around(key: &str) -> Result<Arc<String>, String> {
         return Ok(v);
     }
     let fail = |why: String| format!("could not load {path}: {why}");
-    let window = web_sys::window().ok_or_else(|| fail("no window".into()))?;
-    let resp = JsFuture::from(window.fetch_with_str(&path)).await.map_err(|e| fail(js_error(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| fail("not a response".into()))?;
-    if !resp.ok() {
-        return Err(fail(format!("HTTP {} {}", resp.status(), resp.status_text())));
-    }
+    let resp = ok_response(web_sys::window().map(|w| w.fetch_with_str(&path)), &fail).await?;
     let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
     let text = text.as_string().ok_or_else(|| fail("body is not text".into()))?;
     let part =

@@ -678,7 +678,7 @@ fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
     if let Some(html) = web::static_around(&doc.id) {
         return view! { <div class="around" on:click=on_click inner_html=html></div> }.into_any();
     }
-    let key = reports::permalink_key(&model::ReportSummary::of(&doc));
+    let key = doc.message_id.clone().unwrap_or_else(|| doc.id.clone());
     let got = LocalResource::new(move || {
         let k = key.clone();
         async move { web::fetched_around(&k).await }
