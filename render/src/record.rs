@@ -162,9 +162,9 @@ fn picture(out: &mut Html, me: &ReportSummary, near: &[&ReportSummary]) {
     }
     let (t0, t1) = dated.iter().fold((i64::MAX, i64::MIN), |(a, b), (_, t, _)| (a.min(*t), b.max(*t)));
     let top = dated.iter().map(|d| d.2.abs()).fold(1.0f64, f64::max);
-    let (w, mid, half) = (600u32, 40.0, 34.0);
+    let (w, mid) = (600u32, 40.0);
     let x = |t: i64| 10.0 + (f64::from(w) - 20.0) * if t1 > t0 { (t - t0) as f64 / (t1 - t0) as f64 } else { 0.5 };
-    let y = |c: f64| -(c / top) * half;
+    let y = |c: f64| mark_height(c, top);
     let mut paths = [String::new(), String::new(), String::new()];
     for (r, t, c) in dated.iter().filter(|d| d.0.id != me.id) {
         let k = match record::is_regression(r) {
@@ -204,6 +204,24 @@ fn picture(out: &mut Html, me: &ReportSummary, near: &[&ReportSummary]) {
         w,
         year(t1)
     );
+}
+
+/// Half the picture's height: the mark of the largest |change|.
+const HALF: f64 = 34.0;
+
+/// The signed height of a mark for `change` (negative is up, as SVG's y grows down), `top` the
+/// largest |change| drawn: on a log scale, so that one +3,000 % report leaves the others' −7 % and
+/// +12 % visible, and never under 2 units for a change that is not 0.
+fn mark_height(change: f64, top: f64) -> f64 {
+    if change == 0.0 {
+        return 0.0;
+    }
+    let h = (HALF * change.abs().ln_1p() / top.ln_1p()).clamp(2.0, HALF);
+    if change > 0.0 {
+        -h
+    } else {
+        h
+    }
 }
 
 /// A report of the record in a line: date (its page), branch, commit, machine and the parameters
@@ -330,5 +348,24 @@ mod tests {
         let mut none = me.clone();
         none.metric = None;
         assert_eq!(record_html(&none, &refs, &[]).into_string(), "");
+    }
+
+    /// Regression: one +3,268 % report of 976 drew every other mark 0 units high (a linear scale).
+    #[test]
+    fn an_outlier_leaves_the_other_marks_visible() {
+        let top = 3268.0;
+        assert_eq!(mark_height(top, top), -HALF, "the largest rise reaches the top");
+        assert_eq!(mark_height(-top, top), HALF);
+        assert_eq!(mark_height(0.0, top), 0.0);
+        for c in [-7.4, 12.0, -0.3, 0.01] {
+            let h = mark_height(c, top);
+            assert!(h.abs() >= 2.0 && (h < 0.0) == (c > 0.0), "{c}% → {h}");
+        }
+        assert!(mark_height(-12.0, top).abs() > mark_height(-7.4, top).abs());
+        let me = r("a", 100, -7.4, "m1");
+        let others = [r("b", 70, 3268.0, "m1"), r("c", 10, -12.0, "m2")];
+        let refs: Vec<&ReportSummary> = others.iter().collect();
+        let html = record_html(&me, &refs, &[]).into_string();
+        assert!(html.contains("<path class=\"r\" d=\"M10 40v11\"/>"), "{html}");
     }
 }
