@@ -122,3 +122,32 @@ test('the app keeps the page record when it takes over, and opening the other re
     await browser.close();
   }
 });
+
+test('what came of a report: the patch that closes it is a note on its page, with its lore link, and in the app', async () => {
+  const mid = '202412271132.a09c3500-lkp@intel.com';
+  const r = all.find((x) => x.message_id === mid);
+  assert.ok(r, 'the epoch holds the report the patch closes');
+  assert.match(r.reply ?? '', /^2024-12-27 Jens Axboe: Fix posted: \[PATCH\] io_uring\/rw: always clear ->bytes_done/);
+  const patchUrl = 'https://lore.kernel.org/all/1e3d150c-8d0c-42b9-b479-0aa55f0ab86f@kernel.dk/';
+  const browser = await (await import('playwright-core')).chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(pageUrl(r));
+    const first = page.getByTestId('report-notes').locator('blockquote').first();
+    assert.match(await first.innerText(), /Fix posted: \[PATCH\] io_uring\/rw: always clear ->bytes_done on io_async_rw setup\nCloses: this report/);
+    assert.equal(await first.locator(`a[href="${patchUrl}"]`).count(), 1, 'the patch on lore, linked');
+  } finally {
+    await browser.close();
+  }
+  const { browser: b2, page, errors } = await launch();
+  try {
+    await page.goto(pageUrl(r));
+    await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+    const first = page.getByTestId('report-notes').locator('blockquote').first();
+    await first.waitFor();
+    assert.equal(await first.locator(`a[href="${patchUrl}"]`).count(), 1, 'the app links it too');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b2.close();
+  }
+});

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Cuts fixtures/archives/pm-iouring-small.bundle from the real slice ../shared/archives/pm-iouring-slice.bundle:
-# a public-inbox v2 epoch of every report, every reply, the 2020 thread, both duplicate Message-IDs and
-# every 20th other mail, in their original order; each commit keeps its mail blob, author, committer
-# and message byte for byte. Run from the repository root; needs git.
+# a public-inbox v2 epoch of every report, every reply, the two patches that name a report (Fixes: its
+# commit; Closes: it), the 2020 thread, both duplicate Message-IDs and every 20th other mail, in their
+# original order; each commit keeps its mail blob, author, committer and message byte for byte. Run from the repository root; needs git.
 set -euo pipefail
 src=${1:-../shared/archives/pm-iouring-slice.bundle}
 out=fixtures/archives/pm-iouring-small.bundle
@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git clone -q --mirror "$src" "$tmp/src.git"
 git -C "$tmp/src.git" rev-list --reverse master > "$tmp/revs"
-keep=" 71 89 124 125 133 198 502 509 521 527 797 798 799 801 832 1063 1394 1615 1696 1894 1914 2203 2424 2634 2635 2636 2645 2736 2847 2927 "
+keep=" 71 89 124 125 133 198 502 509 521 527 716 797 798 799 801 802 832 1063 1394 1615 1696 1894 1914 2203 2424 2634 2635 2636 2645 2736 2847 2927 "
 git init -q --bare "$tmp/new.git"
 n=0
 {

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const MARK: &str = "9a743b18ce6725304965a2046e7585604b5c284e";
-const TIP: &str = "9eb6144e28a9fba27796b5c47e0da61849df5fc2";
+const MARK: &str = "26cb4b56aebc9c5688dc6d100cc05969d635458a";
+const TIP: &str = "0fb8801863d6b55901e2bc409ee35fbcbc631640";
 /// The commit of report `202508251419.d8117ed7-lkp@intel.com` (4th after the mark) and its parent.
-const REPORT_2645: &str = "96e69956be4cfea8117b7e92cf3decbcd8c0d5ab";
+const REPORT_2645: &str = "0483facd76fd0a6c32925e0deecf9c5ec58f86bc";
 
 const REPORTS: [&str; 10] = [
     "20200326083355.GO11705@shao2-debian",
@@ -96,20 +96,58 @@ fn state(data: &Path) -> serde_json::Value {
     serde_json::from_slice(&importer::store::dataset::read_json(data, rel).unwrap()).unwrap()
 }
 
+/// The notes of the published report with this Message-ID.
+fn doc_notes(data: &Path, mid: &str) -> Vec<String> {
+    let rel = model::paths::report_doc(&model::paths::report_id_of_message(mid));
+    let doc: model::ReportDoc =
+        serde_json::from_slice(&importer::store::dataset::read_json(data, &rel).unwrap()).unwrap();
+    doc.notes
+}
+
+/// A patch that closes a report is a note on it (`Closes:`, 802 in the archive); one that fixes a
+/// report's head commit but was posted ten days before the report (716; also as a file, `--into`)
+/// is not what came of it: said, and no note.
+#[test]
+fn a_patch_posted_before_the_report_is_no_note_on_it() {
+    let dir = tmpdir("patch");
+    epoch(&dir, "pm.git");
+    let patch = root().join("fixtures/patches/io_uring-rw-free_iovec-fixes-8cf0c459993e.eml");
+    let patch = patch.to_str().unwrap();
+    ok(&dir, &["import", "--out", "inc", "pm.git"]);
+    let mid = "202412271132.a09c3500-lkp@intel.com";
+    let before = doc_notes(&dir.join("inc"), mid);
+    assert!(before[0].contains("Fix posted: [PATCH] io_uring/rw: always clear ->bytes_done"), "{before:?}");
+    assert!(!before.iter().any(|n| n.contains("Fixes: 8cf0c459993e")), "{before:?}");
+    let err = ok(&dir, &["import", "--into", "inc", patch]);
+    assert!(err.contains("a patch that is dated before the reports it names: not what came of them"), "{err}");
+    assert_eq!(doc_notes(&dir.join("inc"), mid), before);
+    let (_, _, err) = lkpx(&dir, &["import", "--out", "alone", patch]);
+    assert!(err.contains("a patch that names no report among the inputs or the dataset"), "{err}");
+}
+
 #[test]
 fn an_epoch_gives_the_robot_reports_and_their_replies_as_notes() {
     let dir = tmpdir("full");
     epoch(&dir, "pm.git");
     let err = ok(&dir, &["import", "--out", "data", "pm.git"]);
-    assert!(err.contains("176 messages"), "{err}");
-    assert!(err.contains("10 reports, 9 replies attached as notes, 5 waiting"), "{err}");
+    assert!(err.contains("178 messages"), "{err}");
+    assert!(
+        err.contains("10 reports, 9 replies and 1 patches that name a report attached as notes, 5 waiting"),
+        "{err}"
+    );
     let got = reports(&dir, "data");
     assert_eq!(got.keys().map(String::as_str).collect::<Vec<_>>(), REPORTS);
     // replies add notes, never rows or reports of their own
     let notes: BTreeMap<&str, u64> = got.iter().map(|(k, v)| (k.as_str(), v["notes"].as_u64().unwrap())).collect();
     assert_eq!(notes["202410072214.11d18a3c-oliver.sang@intel.com"], 3, "509 (quoted-printable), 521, 527");
-    assert_eq!(notes["202412271132.a09c3500-lkp@intel.com"], 2, "801 and the operator's 832");
-    assert_eq!(notes.values().sum::<u64>(), 9);
+    assert_eq!(notes["202412271132.a09c3500-lkp@intel.com"], 3, "801, the operator's 832, the patch 802 closing it");
+    assert_eq!(notes.values().sum::<u64>(), 10);
+    let first = &doc_notes(&dir.join("data"), "202412271132.a09c3500-lkp@intel.com")[0];
+    assert_eq!(
+        first,
+        "2024-12-27 Jens Axboe: Fix posted: [PATCH] io_uring/rw: always clear ->bytes_done on io_async_rw setup\n\
+         Closes: this report\nhttps://lore.kernel.org/all/1e3d150c-8d0c-42b9-b479-0aa55f0ab86f@kernel.dk/"
+    );
     let r2020 = &got["20200326083355.GO11705@shao2-debian"];
     assert_eq!(r2020["metric"], "will-it-scale.per_process_ops");
     assert!(r2020["source"].as_str().unwrap().starts_with("pm.git@"), "{r2020}");
@@ -146,7 +184,7 @@ fn ninety_then_ten_percent_is_byte_identical_to_one_import() {
     epoch(&dir, "pm.git");
     git(&dir.join("pm.git"), &["update-ref", "refs/heads/master", MARK]);
     let first = ok(&dir, &["import", "--out", "inc", "pm.git"]);
-    assert!(first.contains("155 messages") && first.contains("8 reports, 8 replies"), "{first}");
+    assert!(first.contains("157 messages") && first.contains("8 reports, 8 replies"), "{first}");
     assert_eq!(state(&dir.join("inc"))["archives"][0]["last"], MARK);
     git(&dir.join("pm.git"), &["update-ref", "refs/heads/master", TIP]);
     let second = ok(&dir, &["import", "--into", "inc", "pm.git"]);
@@ -183,7 +221,7 @@ fn a_rewritten_history_is_read_again() {
     git(&repo, &["update-ref", "refs/heads/master", new.trim()]);
     let err = ok(&dir, &["import", "--into", "data", "pm.git"]);
     assert!(err.contains("pm.git: read again from its first commit") && err.contains("rewritten"), "{err}");
-    assert!(err.contains("176 messages"), "{err}");
+    assert!(err.contains("178 messages"), "{err}");
     assert_eq!(state(&dir.join("data"))["archives"][0]["last"], new.trim());
     assert_eq!(reports(&dir, "data").len(), 10);
     ok(&dir, &["import", "--out", "full", "pm.git"]);
@@ -300,11 +338,11 @@ fn the_same_report_from_two_lists_is_one_report() {
     epoch(&dir, "a.git");
     epoch(&dir, "b.git");
     let err = ok(&dir, &["import", "--out", "data", "a.git", "b.git"]);
-    assert!(err.contains("2 archive epoch(s): 352 messages"), "{err}");
+    assert!(err.contains("2 archive epoch(s): 356 messages"), "{err}");
     let got = reports(&dir, "data");
     assert_eq!(got.len(), 10);
-    // each reply's note once, although both lists carry it
-    assert_eq!(got.values().map(|v| v["notes"].as_u64().unwrap()).sum::<u64>(), 9);
+    // each reply's (and patch's) note once, although both lists carry it
+    assert_eq!(got.values().map(|v| v["notes"].as_u64().unwrap()).sum::<u64>(), 10);
     assert_eq!(state(&dir.join("data"))["archives"].as_array().unwrap().len(), 2);
 }
 
@@ -314,7 +352,7 @@ fn a_directory_of_epochs_is_one_archive_read_in_epoch_order() {
     std::fs::create_dir_all(dir.join("pm/git")).unwrap();
     epoch(&dir.join("pm/git"), "0.git");
     let err = ok(&dir, &["import", "--out", "data", "pm"]);
-    assert!(err.contains("1 archive epoch(s): 176 messages"), "{err}");
+    assert!(err.contains("1 archive epoch(s): 178 messages"), "{err}");
     assert_eq!(state(&dir.join("data"))["archives"][0]["path"], "pm/git/0.git");
 }
 

@@ -20,12 +20,24 @@ pub struct FileResult {
     pub replies: Vec<Reply>,
     /// What is worth saying but is no problem (`path: …`): a quoted copy's lines not read.
     pub notes: Vec<String>,
+    /// Patches that name fixes, reverts or reports: notes on the reports they name, once every
+    /// report is read (`threads::fix_reply`).
+    pub patches: Vec<threads::Patch>,
 }
 
 impl FileResult {
     /// Nothing read yet from `path` (`bytes` long).
     pub fn new(path: String, bytes: usize) -> FileResult {
-        FileResult { path, bytes, docs: vec![], skipped: None, errors: vec![], replies: vec![], notes: vec![] }
+        FileResult {
+            path,
+            bytes,
+            docs: vec![],
+            skipped: None,
+            errors: vec![],
+            replies: vec![],
+            notes: vec![],
+            patches: vec![],
+        }
     }
 }
 
@@ -64,6 +76,9 @@ pub fn read_bytes(name: &str, bytes: &[u8], res: &mut FileResult) {
     }
     let rows: usize = parsed.doc.sections.iter().map(|s| s.rows.len()).sum();
     if rows == 0 {
+        if let Some(p) = threads::patch(name, &scan, &msg).filter(|_| parsed.errors.is_empty()) {
+            return res.patches.push(p);
+        }
         if parsed.errors.is_empty() {
             let why = if parsed.doc.headlines.is_empty() {
                 "no comparison table found"
@@ -113,10 +128,13 @@ pub fn attach_replies(
 pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut FileResult) {
     for (k, m) in messages.iter().enumerate() {
         let scan = prefilter::scan(m);
+        let source = format!("{name}#{}", k + 1);
         if !scan.candidate() && scan.refs.is_empty() {
+            if !scan.robot && !scan.names.is_empty() {
+                res.patches.extend(threads::patch(&source, &scan, &mail::parse_message(m)));
+            }
             continue;
         }
-        let source = format!("{name}#{}", k + 1);
         let msg = mail::parse_message(m);
         let parsed = report::parse(&source, &msg);
         match role_of(&scan, &parsed) {
@@ -127,10 +145,10 @@ pub fn read_mbox(name: &str, messages: &[&[u8]], res: &mut FileResult) {
                 res.docs.push(parsed.doc);
             }
             Role::Reply => res.replies.push(threads::reply(&source, &scan, &msg, &parsed.doc)),
-            Role::Other => {}
+            Role::Other => res.patches.extend(threads::patch(&source, &scan, &msg)),
         }
     }
-    if res.docs.is_empty() && res.replies.is_empty() && res.errors.is_empty() {
+    if res.docs.is_empty() && res.replies.is_empty() && res.patches.is_empty() && res.errors.is_empty() {
         res.skipped = Some(format!("mbox of {} messages with no report", messages.len()));
     }
 }

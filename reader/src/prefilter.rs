@@ -17,6 +17,22 @@ pub struct Scan {
     pub re: bool,
     /// The subject answers a robot report (`Re: … <commit>: <metric> <x>% regression|improvement`).
     pub report_subject: bool,
+    /// What the mail's own lines (not quoted ones) say it fixes or reverts: a patch's `Fixes:`
+    /// tags, `This reverts commit …`, and the reports its `Closes:` / `Link:` lore URLs name.
+    pub names: Vec<Named>,
+    /// The mail's date (unix seconds), read only when it names something (`names`).
+    pub time: Option<i64>,
+}
+
+/// A commit or a report a patch names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    /// `Fixes: <id>`: the commit id (8 to 40 hex digits), lower case.
+    Fixes(String),
+    /// `This reverts commit <id>`.
+    Reverts(String),
+    /// `Closes:` / `Link:` with a lore URL: the Message-ID it names.
+    Closes(String),
 }
 
 impl Scan {
@@ -33,8 +49,10 @@ pub fn scan(bytes: &[u8]) -> Scan {
     let mut s = Scan::default();
     let mut in_reply_to = Vec::new();
     let mut references = Vec::new();
+    let mut date = None;
     for (name, value) in headers(head) {
         match name.to_ascii_lowercase().as_slice() {
+            b"date" => date = Some(value),
             b"from" => s.robot = is_robot(&value),
             b"message-id" => s.message_id = ids(&value).into_iter().next(),
             b"in-reply-to" => in_reply_to = ids(&value),
@@ -53,7 +71,52 @@ pub fn scan(bytes: &[u8]) -> Scan {
         }
     }
     s.table = has_table(body) || base64(bytes);
+    s.names = named(body);
+    if !s.names.is_empty() {
+        s.time = date.and_then(|d| model::date::parse_date(&String::from_utf8_lossy(&d)));
+    }
     s
+}
+
+/// The fixes, reverts and closed reports the lines of `body` that start with their tag name.
+pub fn named(body: &[u8]) -> Vec<Named> {
+    use memchr::memmem;
+    let tags: [&[u8]; 4] = [b"Fixes:", b"reverts commit", b"Closes:", b"Link:"];
+    let mut out: Vec<Named> = Vec::new();
+    if !tags.iter().any(|t| memmem::find(body, t).is_some()) {
+        return out;
+    }
+    for line in body.split(|&c| c == b'\n') {
+        let Ok(line) = std::str::from_utf8(line) else { continue };
+        let line = line.trim_end();
+        let named = if let Some(rest) = strip_ci(line, "Fixes:") {
+            commit_id(rest).map(Named::Fixes)
+        } else if let Some(rest) = strip_ci(line, "This reverts commit ") {
+            commit_id(rest).map(Named::Reverts)
+        } else if let Some(rest) = strip_ci(line, "Closes:").or_else(|| strip_ci(line, "Link:")) {
+            model::find::message_id_of_url(rest.trim()).map(Named::Closes)
+        } else {
+            None
+        };
+        if let Some(n) = named.filter(|n| !out.contains(n)) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+fn strip_ci<'a>(line: &'a str, tag: &str) -> Option<&'a str> {
+    let head = line.get(..tag.len())?;
+    head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
+}
+
+/// The commit id a tag's value starts with: 8 to 40 hex digits, then nothing, a space, `(` or `.`.
+fn commit_id(rest: &str) -> Option<String> {
+    let rest = rest.trim_start();
+    let n = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+    let after = rest[n..].chars().next();
+    ((8..=40).contains(&n) && after.is_none_or(|c| c == ' ' || c == '(' || c == '.'))
+        .then(|| rest[..n].to_ascii_lowercase())
 }
 
 /// The first header field whose value is not UTF-8 (raw 8-bit bytes instead of RFC 2047 words).
@@ -167,6 +230,29 @@ mod tests {
         let m = b"From: A Developer <a@b.org>\nSubject: [PATCH] x: y\n\ndiff --git a/x b/x\n";
         assert!(!scan(m).candidate());
         assert!(!scan(m).report_subject);
+    }
+
+    #[test]
+    fn a_patch_names_what_it_fixes_reverts_and_closes() {
+        let m = b"From: Jens Axboe <axboe@kernel.dk>\nSubject: [PATCH] io_uring/rw: x\n\nText.\n\n\
+Fixes: 8cf0c459993e (\"io_uring/rw: Allocate async data through helper\")\n\
+fixes: 8CF0C459993E (\"again\")\n\
+This reverts commit 0123456789abcdef0123456789abcdef01234567.\n\
+Reported-by: kernel test robot <lkp@intel.com>\n\
+Closes: https://lore.kernel.org/oe-lkp/202412271132.a09c3500-lkp@intel.com\n\
+Link: https://example.org/not-lore\n\
+> Fixes: aaaaaaaaaaaa (\"quoted, not this mail's\")\n\
+Fixes: 1234567 (\"too short an id\")\n\
+Fixes: 12345678z (\"not an id\")\n";
+        assert_eq!(
+            scan(m).names,
+            vec![
+                Named::Fixes("8cf0c459993e".into()),
+                Named::Reverts("0123456789abcdef0123456789abcdef01234567".into()),
+                Named::Closes("202412271132.a09c3500-lkp@intel.com".into()),
+            ]
+        );
+        assert!(scan(b"From: a <a@b>\nSubject: x\n\nno tags here\n").names.is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::doc::Document;
 use crate::mail::Message;
-use crate::prefilter::Scan;
+use crate::prefilter::{Named, Scan};
 use model::WaitingNote;
 use std::collections::HashMap;
 
@@ -71,14 +71,132 @@ pub fn reply(source: &str, scan: &Scan, msg: &Message, doc: &Document) -> Reply 
     }
 }
 
-/// The note of a reply: its date and sender, then its own (unquoted) text.
-pub fn note_of(msg: &Message) -> String {
+/// A patch read from a file: what it names, and its mail's headers (no body), for `fix_reply`
+/// once every report is read.
+#[derive(Debug, Clone)]
+pub struct Patch {
+    pub source: String,
+    pub names: Vec<Named>,
+    pub msg: Message,
+}
+
+/// The patch a mail is: a human's (not the robot's) that names a fix, a revert or a report.
+pub fn patch(source: &str, scan: &Scan, msg: &Message) -> Option<Patch> {
+    (!scan.robot && !scan.names.is_empty()).then(|| Patch {
+        source: source.to_string(),
+        names: scan.names.clone(),
+        msg: Message { body: String::new(), attachments: Vec::new(), ..msg.clone() },
+    })
+}
+
+/// A patch posted on the list that names reports (`targets`, Message-IDs): by a `Closes:` link,
+/// or by fixing or reverting their head commit (`named`: what of it matched). Its note says so in
+/// its first line (`2024-12-17 Jens Axboe: Fix posted: [PATCH] …`), then the tags and the patch's
+/// lore URL. It waits for no report (`keep` false): a report it names is one already read.
+pub fn fix_reply(source: &str, msg: &Message, named: &[Named], targets: Vec<String>) -> Reply {
+    let word = if named.iter().any(|n| matches!(n, Named::Reverts(_))) { "Revert" } else { "Fix" };
+    let mut subject = msg.subject.as_deref().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+    cut_to(&mut subject, NAME_MAX * 2);
+    let (date, name) = dated_sender(msg);
+    let mut note = format!("{date}{name}: {word} posted: {subject}");
+    for n in named {
+        note.push('\n');
+        note.push_str(&match n {
+            Named::Fixes(c) => format!("Fixes: {c}"),
+            Named::Reverts(c) => format!("Reverts commit {c}"),
+            Named::Closes(_) => "Closes: this report".to_string(),
+        });
+    }
+    if let Some(mid) = &msg.message_id {
+        note.push_str(&format!("\nhttps://lore.kernel.org/all/{}/", crate::links::mid_escape(mid)));
+    }
+    Reply { source: source.to_string(), refs: targets, note, keep: false, rows: vec![] }
+}
+
+/// Reports a patch may name, by Message-ID and by head commit (its first 8 hex digits), with
+/// their dates.
+#[derive(Debug, Default)]
+pub struct NamedReports {
+    mids: HashMap<String, Option<i64>>,
+    commits: HashMap<String, Vec<(String, String, Option<i64>)>>,
+}
+
+impl NamedReports {
+    /// A report, by its Message-ID, head commit and date (unix seconds): `report_key`.
+    pub fn add(&mut self, (mid, head, time): ReportKey) {
+        if let Some(h) = head.map(|h| h.to_ascii_lowercase()).filter(|h| h.len() >= 8) {
+            self.commits.entry(h[..8].to_string()).or_default().push((h, mid.clone(), time));
+        }
+        self.mids.insert(mid, time);
+    }
+
+    /// The reports `named` names, of those dated before the patch (`time`; either undated, any):
+    /// the ones its `Closes:` names and the ones whose head commit it fixes or reverts (ids
+    /// compared on their common prefix, at least 8 hex digits). A patch posted before a report
+    /// is not what came of it, and an import in steps would not have had them together. Returns
+    /// their Message-IDs, each once, and what of `named` matched, in its order.
+    pub fn find(&self, named: &[Named], time: Option<i64>) -> (Vec<String>, Vec<Named>) {
+        let before = |t: &Option<i64>| match (t, time) {
+            (Some(r), Some(p)) => *r < p,
+            _ => true,
+        };
+        let (mut mids, mut hit) = (Vec::new(), Vec::new());
+        for n in named {
+            let found: Vec<&String> = match n {
+                Named::Closes(m) => {
+                    self.mids.get_key_value(m).filter(|(_, t)| before(t)).map(|(m, _)| m).into_iter().collect()
+                }
+                Named::Fixes(c) | Named::Reverts(c) => {
+                    let same = |h: &String| {
+                        let k = h.len().min(c.len());
+                        h[..k] == c[..k]
+                    };
+                    let near = c.get(..8).and_then(|p| self.commits.get(p)).map(Vec::as_slice).unwrap_or(&[]);
+                    near.iter().filter(|(h, _, t)| same(h) && before(t)).map(|(_, m, _)| m).collect()
+                }
+            };
+            if !found.is_empty() {
+                hit.push(n.clone());
+            }
+            for m in found {
+                if !mids.contains(m) {
+                    mids.push(m.clone());
+                }
+            }
+        }
+        (mids, hit)
+    }
+}
+
+/// A report as a patch may name it: Message-ID, head commit, date (unix seconds).
+pub type ReportKey = (String, Option<String>, Option<i64>);
+
+/// A report's Message-ID, head commit (its first table's, else the mail's `commit:`) and date,
+/// as `NamedReports` takes them.
+pub fn report_key(d: &Document) -> Option<ReportKey> {
+    let head =
+        d.sections.first().and_then(|s| s.commits.get(1).or(s.commits.first())).or(d.commits.first().map(|c| &c.id));
+    Some((d.message_id.clone()?, head.cloned(), d.date.as_deref().and_then(model::date::parse_date)))
+}
+
+/// A patch's date (unix seconds).
+pub fn patch_time(msg: &Message) -> Option<i64> {
+    msg.date.as_deref().and_then(model::date::parse_date)
+}
+
+/// `YYYY-MM-DD ` of a mail's date (empty when it has none) and its sender's name.
+fn dated_sender(msg: &Message) -> (String, String) {
     let date = msg.date.as_deref().and_then(model::date::parse_date).map(|t| {
         let (y, m, d) = model::date::civil_from_days(t.div_euclid(86_400));
         format!("{y:04}-{m:02}-{d:02} ")
     });
-    let name = msg.from.as_deref().map(sender_name).unwrap_or_default();
-    format!("{}{name}: {}", date.unwrap_or_default(), own_text(&msg.body))
+    (date.unwrap_or_default(), msg.from.as_deref().map(sender_name).unwrap_or_default())
+}
+
+/// The note of a reply: its date and sender, then its own (unquoted) text.
+pub fn note_of(msg: &Message) -> String {
+    let (date, name) = dated_sender(msg);
+    format!("{date}{name}: {}", own_text(&msg.body))
 }
 
 /// The longest sender name kept in a note (a From header folded over many lines is no name).
@@ -244,6 +362,37 @@ fn dated(n: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_patch_names_the_reports_of_the_commit_it_fixes_or_reverts_or_the_report_it_closes() {
+        let mut k = NamedReports::default();
+        let day = |d: i64| Some(1_734_000_000 + d * 86_400);
+        k.add(("r1@x".into(), Some("8cf0c459993ee2911f4f01fba21b1987b102c887".into()), day(10)));
+        k.add(("r2@x".into(), Some("8CF0C45999".into()), day(20)));
+        k.add(("r3@x".into(), Some("8cf0c4599f".into()), day(5)));
+        k.add(("r4@x".into(), None, day(1)));
+        let fixes = |c: &str| Named::Fixes(c.into());
+        // (named, the patch's day) → reports named, and how many of `named` matched
+        type Case<'a> = (Vec<Named>, Option<i64>, Vec<&'a str>, usize);
+        let cases: Vec<Case> = vec![
+            (vec![fixes("8cf0c459993e")], day(30), vec!["r1@x", "r2@x"], 1),
+            (vec![Named::Reverts("8cf0c45999".into())], day(30), vec!["r1@x", "r2@x"], 1),
+            (vec![fixes("8cf0c459993e")], day(15), vec!["r1@x"], 1),
+            (vec![fixes("8cf0c459993e")], day(9), vec![], 0),
+            (vec![fixes("8cf0c459993e")], None, vec!["r1@x", "r2@x"], 1),
+            (vec![fixes("8cf0c4599f00")], day(30), vec!["r3@x"], 1),
+            (vec![fixes("deadbeefdead"), Named::Closes("r4@x".into())], day(30), vec!["r4@x"], 1),
+            (vec![Named::Closes("r4@x".into()), Named::Closes("nope@x".into())], day(0), vec![], 0),
+        ];
+        for (named, t, want, hits) in cases {
+            let (got, hit) = k.find(&named, t);
+            assert_eq!(
+                (got.iter().map(String::as_str).collect::<Vec<_>>(), hit.len()),
+                (want, hits),
+                "{named:?} {t:?}"
+            );
+        }
+    }
 
     #[test]
     fn own_text_drops_quotes_attribution_and_signature() {

@@ -309,9 +309,42 @@ pub fn link(out: &mut Html, url: Option<&str>, title: &str, inner: &Html) {
     }
 }
 
+/// Plain text (a reply's note) with each `http://` / `https://` URL in it a link (`safe_href`); a
+/// URL ends at white space, `<`, `>` or `"`, and the punctuation that ends a sentence is left out.
+pub fn linked_text(out: &mut Html, text: &str) {
+    let mut rest = text;
+    while let Some(at) = ["https://", "http://"].iter().filter_map(|p| rest.find(p)).min() {
+        out.text(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail.find(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '"')).unwrap_or(tail.len());
+        let url = tail[..end].trim_end_matches(['.', ',', ';', ':', ')', ']', '\'', '!', '?']);
+        match safe_href(url) {
+            Some(u) => put!(out, "<a href=\"{}\" rel=\"noopener\">{}</a>", u, u),
+            None => out.text(url),
+        };
+        rest = &tail[url.len()..];
+    }
+    out.text(rest);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notes_urls_are_links_and_the_rest_stays_text() {
+        let mut h = Html::new();
+        linked_text(
+            &mut h,
+            "See https://lore.kernel.org/all/a@b/. And <b>http://x.org/p?q=1&r=2</b>, or javascript:alert(1) https://",
+        );
+        assert_eq!(
+            h.into_string(),
+            "See <a href=\"https://lore.kernel.org/all/a@b/\" rel=\"noopener\">https://lore.kernel.org/all/a@b/</a>. \
+             And &lt;b&gt;<a href=\"http://x.org/p?q=1&amp;r=2\" rel=\"noopener\">http://x.org/p?q=1&amp;r=2</a>&lt;/b&gt;, \
+             or javascript:alert(1) https://"
+        );
+    }
 
     #[test]
     fn every_action_is_spelled_once_and_reads_back() {

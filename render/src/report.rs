@@ -236,7 +236,9 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
     if !d.notes.is_empty() {
         out.lit("<div class=\"notes\" data-testid=\"report-notes\"><h3>Replies</h3>");
         for n in &d.notes {
-            put!(out, "<blockquote>{}</blockquote>", n);
+            out.lit("<blockquote>");
+            crate::html::linked_text(&mut out, n);
+            out.lit("</blockquote>");
         }
         out.lit("</div>");
     }

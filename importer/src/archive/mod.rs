@@ -28,6 +28,8 @@ pub struct Counts {
     pub reports: usize,
     /// Replies attached as notes, and replies left waiting for their report.
     pub notes: usize,
+    /// Patches that name a report (`Closes:`) or fix or revert its commit, taken as notes on it.
+    pub fixes: usize,
     pub waiting: usize,
     /// Decoded and found to be neither a report nor a reply to one.
     pub other: usize,
@@ -177,7 +179,7 @@ fn take_mail(
     let scan = prefilter::scan(&bytes);
     if scan.candidate() {
         decode(ep, commit, &bytes, &scan, imp, replies);
-    } else if !scan.robot && !scan.refs.is_empty() {
+    } else if !scan.robot && (!scan.refs.is_empty() || !scan.names.is_empty()) {
         pending.push(Pending { epoch: k, commit, scan });
     } else {
         imp.counts.skipped += 1;
@@ -216,7 +218,8 @@ fn decode(
 }
 
 /// The mails of the first pass that name a report found (now or before) or answer a report's
-/// subject are decoded as replies; the rest were ordinary traffic.
+/// subject are decoded as replies; a patch that names a report (`Closes:`) or fixes or reverts
+/// its head commit becomes a note on it (`threads::fix_reply`); the rest were ordinary traffic.
 fn resolve_pending(
     epochs: &[Epoch],
     pending: Vec<Pending>,
@@ -225,17 +228,12 @@ fn resolve_pending(
     replies: &mut Vec<Reply>,
 ) {
     let mids: std::collections::HashSet<&str> = imp.docs.iter().filter_map(|d| d.message_id.as_deref()).collect();
-    let wanted: Vec<Pending> = pending
-        .into_iter()
-        .filter(|p| {
-            let hit = p.scan.report_subject
-                || p.scan.refs.iter().any(|m| mids.contains(m.as_str()) || dataset.is_some_and(|d| is_published(d, m)));
-            if !hit {
-                imp.counts.skipped += 1;
-            }
-            hit
-        })
-        .collect();
+    let (wanted, rest): (Vec<Pending>, Vec<Pending>) = pending.into_iter().partition(|p| {
+        p.scan.report_subject
+            || p.scan.refs.iter().any(|m| mids.contains(m.as_str()) || dataset.is_some_and(|d| is_published(d, m)))
+    });
+    let (patches, other): (Vec<Pending>, Vec<Pending>) = rest.into_iter().partition(|p| !p.scan.names.is_empty());
+    imp.counts.skipped += other.len();
     for p in wanted {
         let ep = &epochs[p.epoch];
         match ep.mail(p.commit) {
@@ -244,6 +242,58 @@ fn resolve_pending(
             Err(e) => imp.errors.push(format!("{}: commit {}: {e}", ep.name, p.commit)),
         }
     }
+    take_fixes(epochs, patches, dataset, imp, replies);
+}
+
+/// The patches (mails that name fixes, reverts or closed reports) that name a report read now or
+/// published in `dataset`, as notes on it; the others were ordinary traffic.
+fn take_fixes(
+    epochs: &[Epoch],
+    patches: Vec<Pending>,
+    dataset: Option<&Path>,
+    imp: &mut Imported,
+    replies: &mut Vec<Reply>,
+) {
+    if patches.is_empty() {
+        return;
+    }
+    // the reports a patch may name: the dataset's and those read now
+    let mut known = threads::NamedReports::default();
+    if let Some(d) = dataset {
+        match published_keys(d) {
+            Ok(k) => k.into_iter().for_each(|k| known.add(k)),
+            Err(e) => imp.errors.push(format!("the dataset's reports, for the patches that name them: {e}")),
+        }
+    }
+    imp.docs.iter().filter_map(threads::report_key).for_each(|k| known.add(k));
+    for p in patches {
+        let (targets, named) = known.find(&p.scan.names, p.scan.time);
+        if targets.is_empty() {
+            imp.counts.skipped += 1;
+            continue;
+        }
+        let ep = &epochs[p.epoch];
+        match ep.mail(p.commit) {
+            Ok(Blob::Mail(bytes)) => {
+                imp.counts.decoded += 1;
+                imp.counts.fixes += 1;
+                let msg = mail::parse_message(&bytes);
+                replies.push(threads::fix_reply(&format!("{}@{}", ep.name, p.commit), &msg, &named, targets));
+            }
+            Ok(Blob::NoMail) => {}
+            Err(e) => imp.errors.push(format!("{}: commit {}: {e}", ep.name, p.commit)),
+        }
+    }
+}
+
+/// The Message-ID and head commit of every report the dataset lists.
+pub fn published_keys(dir: &Path) -> Result<Vec<threads::ReportKey>, String> {
+    let root: Root = crate::store::dataset::read(dir, paths::INDEX)?;
+    let mut all = root.newest.clone();
+    for p in &root.pages {
+        all.extend(crate::store::dataset::read::<model::ReportPage>(dir, p)?.reports);
+    }
+    Ok(all.into_iter().filter_map(|r| Some((r.message_id?, r.commit, r.time))).collect())
 }
 
 /// A report with this Message-ID is in the dataset.

@@ -105,6 +105,8 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
                 }
             }
         }
+        // in date order whichever copy was fullest (an import in steps merges them the other way)
+        reader::threads::sort_notes(&mut best.notes);
         out.push(best);
     }
     (out, dropped)

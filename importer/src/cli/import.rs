@@ -38,7 +38,13 @@ pub fn run(
         None => None,
         Some(a) => {
             failed |= a.failed;
-            if into.is_some() && a.docs.is_empty() && read.docs.is_empty() && read.replies.is_empty() && a.unchanged {
+            if into.is_some()
+                && a.docs.is_empty()
+                && read.docs.is_empty()
+                && read.replies.is_empty()
+                && read.patches.is_empty()
+                && a.unchanged
+            {
                 eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
                 return Ok(failed);
             }
@@ -46,6 +52,7 @@ pub fn run(
             Some(a.state)
         }
     };
+    take_file_patches(&mut read, into);
     attach_file_replies(&mut read, into);
     let n_docs = read.docs.len();
     let weight = reader::direction::Directions::lkp_weight;
@@ -149,6 +156,8 @@ struct Read {
     docs: Vec<reader::doc::Document>,
     /// Human replies found in the files, to attach as notes once every report is read.
     replies: Vec<reader::threads::Reply>,
+    /// Patches found in the files (`Fixes:`, reverts, `Closes:`), likewise.
+    patches: Vec<reader::threads::Patch>,
     bytes: usize,
     skipped: usize,
     errors: usize,
@@ -188,6 +197,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
     let mut read = Read {
         docs: Vec::new(),
         replies: Vec::new(),
+        patches: Vec::new(),
         bytes: 0,
         skipped: 0,
         errors: inputs.errors.len(),
@@ -210,8 +220,41 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
         }
         read.docs.extend(r.docs);
         read.replies.extend(r.replies);
+        read.patches.extend(r.patches);
     }
     read
+}
+
+/// The files' patches that name a report (read now, or published in `into`) become replies to it
+/// (`reader::threads::fix_reply`), attached with the others; say what became of the rest.
+fn take_file_patches(read: &mut Read, into: Option<&std::path::Path>) {
+    if read.patches.is_empty() {
+        return;
+    }
+    let mut known = reader::threads::NamedReports::default();
+    if let Some(dir) = into {
+        match importer::archive::published_keys(dir) {
+            Ok(k) => k.into_iter().for_each(|k| known.add(k)),
+            Err(e) => eprintln!("error: {}: the reports the patches may name: {e}", dir.display()),
+        }
+    }
+    read.docs.iter().filter_map(reader::threads::report_key).for_each(|k| known.add(k));
+    let (n, mut taken) = (read.patches.len(), 0);
+    for p in std::mem::take(&mut read.patches) {
+        let (targets, named) = known.find(&p.names, reader::threads::patch_time(&p.msg));
+        if targets.is_empty() {
+            let why = if known.find(&p.names, None).0.is_empty() {
+                "names no report among the inputs or the dataset"
+            } else {
+                "is dated before the reports it names: not what came of them"
+            };
+            eprintln!("note: {}: a patch that {why}", p.source);
+            continue;
+        }
+        taken += 1;
+        read.replies.push(reader::threads::fix_reply(&p.source, &p.msg, &named, targets));
+    }
+    eprintln!("lkpx: {n} patches in the files: {taken} name a report (their notes join its replies)");
 }
 
 /// Attach the files' replies to their reports (read now, or published in `into`), saying how
@@ -260,14 +303,15 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
     let c = &imp.counts;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read: {} skipped by the prefilter, {} decoded: {} reports, {} replies attached as notes, {} waiting for their report, {} other; {:.2}s ({:.0} messages/s)",
+        "lkpx: {} archive epoch(s): {} messages ({:.1} MB) read: {} skipped by the prefilter, {} decoded: {} reports, {} replies and {} patches that name a report attached as notes, {} waiting for their report, {} other; {:.2}s ({:.0} messages/s)",
         c.epochs,
         c.read,
         c.bytes as f64 / 1e6,
         c.skipped,
         c.decoded,
         c.reports,
-        c.notes,
+        c.notes - c.fixes.min(c.notes),
+        c.fixes,
         c.waiting,
         c.other,
         secs,
