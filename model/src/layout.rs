@@ -31,9 +31,17 @@ pub struct Root {
     /// power of two of files of about `BY_JOB` reports each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub by_job: Vec<String>,
+    /// The search index (`search`): terms sharded by hash, and the reports' summaries by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<crate::search::SearchIndex>,
 }
 
 impl Root {
+    /// The files of the search index (shards and summaries), the empty buckets left out.
+    pub fn search_files(&self) -> impl Iterator<Item = &String> {
+        self.search.iter().flat_map(|s| s.shards.iter().chain(&s.summaries)).filter(|f| !f.is_empty())
+    }
+
     /// The file of `by_job` that holds the reports of job `key`, if there is one.
     pub fn by_job_file(&self, key: &str) -> Option<&str> {
         let n = u32::try_from(self.by_job.len()).ok().filter(|n| n.is_power_of_two())?;
@@ -239,6 +247,9 @@ pub struct ReportDoc {
     pub subject: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Recipients (To, then Cc), each `Name <address>` or an address: what search finds a report by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// lore link, when the Message-ID is known.

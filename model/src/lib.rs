@@ -12,6 +12,7 @@ pub mod order;
 pub mod paths;
 pub mod record;
 pub mod rng;
+pub mod search;
 pub mod stats;
 
 use serde::{Deserialize, Serialize};

@@ -12,7 +12,7 @@ pub const INDEX: &str = "index.json";
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
-pub const DIRS: [&str; 10] = ["t", "s", "j", "c", "d", "r", "a", "l", "m", "p"];
+pub const DIRS: [&str; 11] = ["t", "s", "j", "c", "d", "r", "a", "l", "m", "p", "q"];
 
 /// The first screen as a static page (the newest reports, the newest report), written beside the
 /// root; the site's build puts it, `m/` and `p/` at the site's root, the JSON under `data/`.
@@ -101,6 +101,11 @@ pub fn changes(testcase: &str, hash: &str) -> String {
 /// The document of a report, by report id (stable: a report page links here).
 pub fn report_doc(report_id: &str) -> String {
     format!("d/{report_id}.json.gz")
+}
+
+/// A shard of the search index (`search::SearchShard`), named by its content hash.
+pub fn search_shard(hash: &str) -> String {
+    format!("q/{hash}.json.gz")
 }
 
 /// A page of the reports list, named by its content hash.
@@ -269,6 +274,7 @@ mod tests {
             script("1"),
             archive_state("1"),
             report_page("1"),
+            search_shard("1"),
         ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
         }

@@ -13,6 +13,8 @@ pub struct Document {
     pub message_id: Option<String>,
     pub subject: Option<String>,
     pub from: Option<String>,
+    /// Recipients (To, then Cc), as the mail's headers give them.
+    pub to: Vec<String>,
     pub date: Option<String>,
     /// `https://download.01.org/0day-ci/archive/...` when given.
     pub materials_url: Option<String>,

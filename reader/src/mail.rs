@@ -10,6 +10,8 @@ pub struct Message {
     pub from: Option<String>,
     pub date: Option<String>,
     pub message_id: Option<String>,
+    /// Its recipients (To, then Cc), each `Name <address>` or an address, as the headers give them.
+    pub to: Vec<String>,
     /// The first text/plain part (or the whole document when it is not MIME).
     pub body: String,
     /// Text attachments by file name (`job.yaml`, `job-script`, `reproduce`, ...).
@@ -76,6 +78,7 @@ pub fn parse_message(bytes: &[u8]) -> Message {
         from: header(&headers, "from").map(|s| decode_words(&s)),
         date: header(&headers, "date"),
         message_id: header(&headers, "message-id").map(|s| clean_message_id(&s)),
+        to: ["to", "cc"].iter().flat_map(|h| header(&headers, h)).flat_map(|v| recipients(&decode_words(&v))).collect(),
         ..Default::default()
     };
     let mut texts = Vec::new();
@@ -93,6 +96,36 @@ pub fn parse_message(bytes: &[u8]) -> Message {
     }
     msg
 }
+
+/// The recipients of a To or Cc value: split at the commas outside quotes and `<>`, each trimmed,
+/// white space collapsed; at most `RECIPIENTS_MAX` (a list's whole roster is no one's search).
+pub fn recipients(v: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut quoted, mut angle, mut start) = (false, false, 0);
+    let mut push = |s: &str| {
+        let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !s.is_empty() && out.len() < RECIPIENTS_MAX {
+            out.push(s);
+        }
+    };
+    for (i, c) in v.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '<' if !quoted => angle = true,
+            '>' if !quoted => angle = false,
+            ',' if !quoted && !angle => {
+                push(&v[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push(&v[start..]);
+    out
+}
+
+/// The most recipients kept of one mail.
+pub const RECIPIENTS_MAX: usize = 40;
 
 /// `<id@host>` → `id@host`.
 fn clean_message_id(s: &str) -> String {

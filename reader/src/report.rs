@@ -164,6 +164,7 @@ impl<'m> Parser<'m> {
             message_id: msg.message_id.clone(),
             subject: msg.subject.clone(),
             from: msg.from.clone(),
+            to: msg.to.clone(),
             date: msg.date.clone(),
             ..Default::default()
         };

@@ -99,6 +99,9 @@ pub fn dedup_documents(mut docs: Vec<Document>) -> (Vec<Document>, usize) {
             best.subject = best.subject.or(o.subject);
             best.date = best.date.or(o.date);
             best.from = best.from.or(o.from);
+            if best.to.is_empty() {
+                best.to = o.to;
+            }
             for n in o.notes {
                 if !best.notes.contains(&n) {
                     best.notes.push(n);

@@ -188,14 +188,19 @@ pub fn check(dir: &Path) -> Checked {
         ));
     }
     checked += check_by_job(dir, &root, &mut problems);
+    let mut terms = crate::store::pack::Terms::default();
     for rel in &seen.docs {
         checked += 1;
         match read::<ReportDoc>(dir, rel) {
             // a report in no catalog (no row of a known testcase) names its script only here
-            Ok(d) => seen.scripts.extend(d.script.iter().map(|h| paths::script(h))),
+            Ok(d) => {
+                seen.scripts.extend(d.script.iter().map(|h| paths::script(h)));
+                terms.add(&d);
+            }
             Err(e) => problems.push(e),
         }
     }
+    checked += check_search(dir, &root, &all, terms, &mut problems);
     for rel in &seen.scripts {
         checked += 1;
         if !dir.join(rel).is_file() {
@@ -208,7 +213,7 @@ pub fn check(dir: &Path) -> Checked {
     let mut named = seen.files;
     named.extend(seen.docs);
     named.extend(seen.scripts);
-    named.extend(root.pages.iter().chain(&root.by_job).chain(&root.archives).cloned());
+    named.extend(root.pages.iter().chain(&root.by_job).chain(&root.archives).chain(root.search_files()).cloned());
     // (a file a broken catalog names would count as one: listed only for a whole dataset)
     let strays = if problems.is_empty() { strays(dir, &named) } else { Vec::new() };
     Checked { problems, files: checked, strays }
@@ -269,6 +274,35 @@ fn strays(dir: &Path, named: &BTreeSet<String>) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// The search index is what the importer makes of the documents (`terms`) and the reports list
+/// (`all`, newest first), and each of its files is there and reads as its name says.
+fn check_search(
+    dir: &Path,
+    root: &Root,
+    all: &[model::ReportSummary],
+    terms: crate::store::pack::Terms,
+    problems: &mut Vec<String>,
+) -> usize {
+    let Some(index) = &root.search else { return 0 };
+    let (_, want) = crate::store::pack::search_files(all, terms);
+    if *index != want {
+        problems.push(format!("{}: the search index is not what the report documents make", paths::INDEX));
+    }
+    let mut checked = 0;
+    for rel in root.search_files() {
+        checked += 1;
+        let read = if rel.starts_with("q/") {
+            read_hashed::<model::search::SearchShard>(dir, rel).map(|_| ())
+        } else {
+            read_hashed::<model::ReportPage>(dir, rel).map(|_| ())
+        };
+        if let Err(e) = read {
+            problems.push(e);
+        }
+    }
+    checked
 }
 
 /// The reports list by job: a power of two of files, each report in the file of its job.

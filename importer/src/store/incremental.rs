@@ -353,6 +353,28 @@ fn rebuilt(
     })
 }
 
+/// The search terms of the dataset's reports but those `dropped` (rewritten or gone): its index
+/// turned around, or, for a dataset from before the index, the terms of every document of `all`.
+fn old_terms(dir: &Path, root: &Root, all: &[model::ReportSummary], dropped: &dyn Fn(&str) -> bool) -> Result<pack::Terms, String> {
+    let mut terms = pack::Terms::default();
+    let Some(index) = &root.search else {
+        for r in all.iter().filter(|r| !dropped(&r.id)) {
+            terms.add(&read::<ReportDoc>(dir, &paths::report_doc(&r.id))?);
+        }
+        return Ok(terms);
+    };
+    for rel in index.shards.iter().filter(|s| !s.is_empty()) {
+        for p in read::<model::search::SearchShard>(dir, rel)?.terms {
+            if p.capped {
+                terms.capped.insert(p.term.clone());
+            }
+            let ids = p.reports.into_iter().filter(|id| !dropped(id));
+            terms.reports.entry(p.term).or_default().extend(ids);
+        }
+    }
+    Ok(terms)
+}
+
 /// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
 pub fn add_with_state(
     dir: &Path,
@@ -397,11 +419,14 @@ pub fn add_with_state(
     let (page_files, pages_gone) =
         crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &read_doc);
     files.extend(page_files);
-    let (mut new_root, pages) = pack::root(entries, total, all);
+    let mut terms = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
+    t.reports.iter().for_each(|d| terms.add(d));
+    let (mut new_root, pages) = pack::root(entries, total, all, terms);
     files.extend(pages);
     stages.mark("into: the report documents and the reports list");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
+    old_files.extend(root.search_files().cloned());
     old_files.extend(gone.iter().map(|h| paths::script(h)));
     old_files.extend(pages_gone);
     // the documents of old reports merged into others

@@ -9,7 +9,8 @@ use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
     Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
-use std::collections::BTreeMap;
+use model::search::SearchIndex;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
 pub const CHUNK_POINTS: usize = 2048;
@@ -350,17 +351,98 @@ pub fn by_job_files(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
     (files, names)
 }
 
+/// What the search index is made of: each term's reports (ids, any order), and the terms an
+/// earlier index listed capped (`Posting::capped`: it kept only their newest reports).
+#[derive(Debug, Default)]
+pub struct Terms {
+    pub reports: BTreeMap<String, BTreeSet<String>>,
+    pub capped: BTreeSet<String>,
+}
+
+impl Terms {
+    /// Every term of every report document.
+    pub fn of(docs: &[ReportDoc]) -> Terms {
+        let mut t = Terms::default();
+        for d in docs {
+            t.add(d);
+        }
+        t
+    }
+
+    pub fn add(&mut self, d: &ReportDoc) {
+        for term in model::search::terms_of(d) {
+            self.reports.entry(term).or_default().insert(d.id.clone());
+        }
+    }
+}
+
+/// The search index over `all` (newest first): each term's reports newest first (the newest
+/// `POSTINGS_MAX`, capped), in a power of two of shards by the term's hash; and the summaries in
+/// a power of two of files by the report's id.
+pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
+    use model::search::{Posting, SearchShard, POSTINGS_MAX, SHARD_POSTINGS, SUMMARIES};
+    let rank: HashMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
+    let mut postings: Vec<Posting> = Vec::with_capacity(terms.reports.len());
+    for (term, ids) in terms.reports {
+        let mut ids: Vec<(usize, String)> = ids.into_iter().filter_map(|id| Some((*rank.get(id.as_str())?, id))).collect();
+        if ids.is_empty() {
+            continue;
+        }
+        ids.sort_unstable();
+        let capped = ids.len() > POSTINGS_MAX || terms.capped.contains(&term);
+        ids.truncate(POSTINGS_MAX);
+        postings.push(Posting { term, reports: ids.into_iter().map(|x| x.1).collect(), capped });
+    }
+    let total: usize = postings.iter().map(|p| p.reports.len()).sum();
+    let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
+    let mut shards: Vec<Vec<Posting>> = vec![Vec::new(); n as usize];
+    for p in postings {
+        shards[paths::bucket_of(&p.term, n) as usize].push(p);
+    }
+    let mut files = Vec::new();
+    let mut index = SearchIndex::default();
+    for terms in shards {
+        if terms.is_empty() {
+            index.shards.push(String::new());
+            continue;
+        }
+        let bytes = json(&SearchShard { schema: SCHEMA_VERSION, terms });
+        let rel = paths::search_shard(&paths::content_hash(&bytes));
+        index.shards.push(rel.clone());
+        files.push((rel, at_rest(&bytes)));
+    }
+    let m = all.len().div_ceil(SUMMARIES).max(1).next_power_of_two() as u32;
+    let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
+    for r in all {
+        buckets[paths::bucket_of(&r.id, m) as usize].push(r.clone());
+    }
+    for reports in buckets {
+        if reports.is_empty() {
+            index.summaries.push(String::new());
+            continue;
+        }
+        let file = page_file(reports);
+        index.summaries.push(file.0.clone());
+        files.push(file);
+    }
+    (files, index)
+}
+
 /// The root over testcase entries and every report's summary (any order), stamped with its
-/// generation, and the files it names: the reports list in pages, and by job.
-pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummary>) -> (Root, Vec<File>) {
+/// generation, and the files it names: the reports list in pages, by job, and the search index
+/// over `terms`.
+pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummary>, terms: Terms) -> (Root, Vec<File>) {
     let all = newest_first(all);
     let (mut files, pages) = report_pages(&all);
     let (by_job_files, by_job) = by_job_files(&all);
     files.extend(by_job_files);
+    let (search_files, search) = search_files(&all, terms);
+    files.extend(search_files);
     let newest = all.into_iter().take(NEWEST).collect();
     let mut root = root_of(testcases, reports, newest);
     root.pages = pages;
     root.by_job = by_job;
+    root.search = Some(search);
     root.generation.clear();
     root.generation = paths::content_hash(&json(&root));
     (root, files)
@@ -384,6 +466,7 @@ fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Report
         archives: None,
         pages: Vec::new(),
         by_job: Vec::new(),
+        search: None,
     }
 }
 
@@ -422,7 +505,7 @@ pub fn list_files(
     let mut files = script_files(scripts);
     let newest = all.first().and_then(|s| reports.iter().find(|d| d.id == s.id));
     files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, peers));
-    let (root, pages) = root(entries, reports.len(), all);
+    let (root, pages) = root(entries, reports.len(), all, Terms::of(reports));
     files.extend(pages);
     (files, root)
 }

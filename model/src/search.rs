@@ -1,0 +1,413 @@
+//! Search as kernel developers search lore: the terms a report is found by (the words of its
+//! subject and of its commits' titles, its sender's and recipients' names and addresses, its
+//! testcases, headline metrics, machines and commit ids), a query understood with lore-like
+//! prefixes, and the published index (`Root::search`): terms sharded by a hash, so that a query
+//! fetches the shards of its terms and the summaries of the few reports it shows.
+
+use crate::{paths, ReportDoc, ReportSummary};
+use serde::{Deserialize, Serialize};
+
+/// The published index: `shards[paths::bucket_of(term, n)]` holds a term's reports;
+/// `summaries[paths::bucket_of(id, m)]` a report's summary (a `ReportPage`). Both are powers of
+/// two ("" for an empty file).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchIndex {
+    pub shards: Vec<String>,
+    pub summaries: Vec<String>,
+}
+
+impl SearchIndex {
+    /// The shard file of `term` (None when no report has a term of that shard).
+    pub fn shard(&self, term: &str) -> Option<&str> {
+        let n = self.shards.len() as u32;
+        (n > 0).then(|| self.shards[paths::bucket_of(term, n) as usize].as_str()).filter(|s| !s.is_empty())
+    }
+
+    /// The summaries file of report `id`.
+    pub fn summaries_of(&self, id: &str) -> Option<&str> {
+        let n = self.summaries.len() as u32;
+        (n > 0).then(|| self.summaries[paths::bucket_of(id, n) as usize].as_str()).filter(|s| !s.is_empty())
+    }
+}
+
+/// `data/q/<hash>.json`: some terms, each with the reports it is found in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchShard {
+    pub schema: u32,
+    /// Sorted by term.
+    pub terms: Vec<Posting>,
+}
+
+/// A term and its reports (ids), newest first (`newest_first` order of their summaries).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Posting {
+    pub term: String,
+    pub reports: Vec<String>,
+    /// Found in more reports than `POSTINGS_MAX`: `reports` are the newest of them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
+}
+
+/// Reports a term lists at most (the newest). A term in more (`kernel`, `regression`) narrows
+/// nothing beside a rarer one, and alone finds the newest.
+pub const POSTINGS_MAX: usize = 2000;
+
+/// Postings per shard, about: a shard of random report ids is ~18 kB gzip.
+pub const SHARD_POSTINGS: usize = 2048;
+
+/// Reports per summaries file, about.
+pub const SUMMARIES: usize = 32;
+
+/// Results a query shows.
+pub const SHOWN: usize = 10;
+
+/// The longest query read (a longer paste is cut, and says so).
+pub const QUERY_MAX: usize = 200;
+
+/// The most terms a query looks up.
+pub const TERMS_MAX: usize = 8;
+
+/// Words too common to find anything by.
+const STOP: [&str; 16] = ["a", "an", "and", "as", "at", "be", "by", "for", "in", "is", "of", "on", "re", "the", "to", "with"];
+
+/// The words of `text`: lower-case runs of letters and digits, 2 to 40 long, not a stop word.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| (2..=40).contains(&w.chars().count()))
+        .map(str::to_lowercase)
+        .filter(|w| !STOP.contains(&w.as_str()))
+}
+
+/// The address of `Name <addr>` (or of a bare address), lower case.
+pub fn address(person: &str) -> Option<String> {
+    let a = match (person.rfind('<'), person.rfind('>')) {
+        (Some(i), Some(j)) if i < j => &person[i + 1..j],
+        _ => person,
+    };
+    let a = a.trim().trim_matches('"');
+    (a.contains('@') && !a.contains(char::is_whitespace)).then(|| a.to_lowercase())
+}
+
+/// The terms report `d` is found by, sorted, each once: words (subject, commit titles, names,
+/// testcases, headline metrics, machines), `a:<address>` (sender and recipients), `t:<testcase>`
+/// and `c:<first 7 hex digits>` of each commit.
+pub fn terms_of(d: &ReportDoc) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut text = |t: &str| out.extend(words(t));
+    text(d.subject.as_deref().unwrap_or(""));
+    for c in &d.commits {
+        text(c.subject.as_deref().unwrap_or(""));
+    }
+    for p in d.from.iter().chain(&d.to) {
+        // the name, not a bare address's parts
+        text(match p.find('<') {
+            Some(i) => &p[..i],
+            None if p.contains('@') => "",
+            None => p,
+        });
+    }
+    for j in &d.jobs {
+        text(&j.testcase);
+        text(&j.machine);
+    }
+    for h in &d.headlines {
+        text(&h.metric);
+    }
+    out.extend(d.from.iter().chain(&d.to).filter_map(|p| address(p)).map(|a| format!("a:{a}")));
+    out.extend(d.jobs.iter().filter(|j| !j.testcase.is_empty()).map(|j| format!("t:{}", j.testcase.to_lowercase())));
+    out.extend(d.commits.iter().filter_map(|c| commit_term(&c.id)));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `c:<first 7 hex digits>` of a commit id (None for a tag).
+pub fn commit_term(id: &str) -> Option<String> {
+    (id.len() >= 7 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| format!("c:{}", id[..7].to_ascii_lowercase()))
+}
+
+/// A query, understood.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Query {
+    /// Index terms every result has (looked up in the shards).
+    pub terms: Vec<String>,
+    /// Words the subject must hold (`s:`).
+    pub subject: Vec<String>,
+    /// A quoted phrase: results whose subject holds it rank first.
+    pub phrase: Option<String>,
+    /// A commit id prefix (7+ hex digits): results with that head or base commit.
+    pub commit: Option<String>,
+    /// Unix seconds, half-open: `d:2024-01..2024-06` (to the end of June).
+    pub dates: Option<(i64, i64)>,
+    /// A Message-ID the query may be (also opened directly).
+    pub message_id: Option<String>,
+    /// What the bar says about the query (an unknown prefix, a cut paste, a bad date).
+    pub hints: Vec<String>,
+}
+
+impl Query {
+    /// Nothing to look up in the index.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+}
+
+/// Understand a query: words; `s:` subject words; `a:` an address or a name (`f:` alike); `t:` a
+/// testcase; `c:` (or 7 to 40 hex digits) a commit; `m:` a metric; `d:` a date range; a
+/// `"quoted phrase"`; a Message-ID or a lore URL.
+pub fn parse(q: &str) -> Query {
+    let mut out = Query::default();
+    let mut q = q.trim();
+    if q.chars().count() > QUERY_MAX {
+        q = &q[..q.char_indices().nth(QUERY_MAX).map_or(q.len(), |(i, _)| i)];
+        out.hints.push(format!("only the first {QUERY_MAX} characters are searched"));
+    }
+    if let crate::find::Query::MessageId(m) = crate::find::parse(q) {
+        out.message_id = Some(m.clone());
+        out.terms.push(format!("a:{}", m.to_lowercase()));
+        return out;
+    }
+    let q = phrase(q, &mut out);
+    for tok in q.split_whitespace() {
+        token(tok, &mut out);
+    }
+    out.terms.dedup();
+    if out.terms.len() > TERMS_MAX {
+        out.terms.truncate(TERMS_MAX);
+        out.hints.push(format!("only the first {TERMS_MAX} terms are searched"));
+    }
+    if out.terms.is_empty() && (out.dates.is_some() || !out.hints.is_empty()) {
+        out.hints.push("add a word, an address, a testcase or a commit to search by".into());
+    }
+    out
+}
+
+/// Take a `"quoted phrase"` out of `q` (its words become terms); an unbalanced quote is dropped.
+fn phrase(q: &str, out: &mut Query) -> String {
+    let quotes = q.matches('"').count();
+    if quotes == 0 {
+        return q.to_string();
+    }
+    if quotes % 2 == 1 {
+        out.hints.push("unbalanced quote: searched as words".into());
+        return q.replace('"', " ");
+    }
+    let mut parts = q.split('"');
+    let mut rest = String::new();
+    while let Some(outside) = parts.next() {
+        rest.push_str(outside);
+        rest.push(' ');
+        if let Some(inside) = parts.next() {
+            let p = inside.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            if out.phrase.is_none() && !p.is_empty() {
+                out.phrase = Some(p);
+            }
+            rest.push_str(inside);
+            rest.push(' ');
+        }
+    }
+    rest
+}
+
+fn token(tok: &str, out: &mut Query) {
+    let Some((prefix, value)) = tok.split_once(':').filter(|(p, v)| !p.is_empty() && !v.is_empty() && p.len() <= 2) else {
+        return plain(tok, out);
+    };
+    match prefix.to_ascii_lowercase().as_str() {
+        "s" => {
+            let w: Vec<String> = words(value).collect();
+            out.terms.extend(w.iter().cloned());
+            out.subject.extend(w);
+        }
+        "a" | "f" => match address(value) {
+            Some(a) => out.terms.push(format!("a:{a}")),
+            None => out.terms.extend(words(value)),
+        },
+        "t" => out.terms.push(format!("t:{}", value.to_lowercase())),
+        "c" => commit(value, out),
+        "m" => out.terms.extend(words(value)),
+        "d" => match dates(value) {
+            Some(d) => out.dates = Some(d),
+            None => out.hints.push(format!("d:{value} is no date range (d:2024, d:2024-01..2024-06, d:2024-03-01..)")),
+        },
+        p => {
+            out.hints.push(format!("{p}: is no prefix (s: subject, a: address, t: testcase, c: commit, m: metric, d: dates): searched as words"));
+            out.terms.extend(words(tok));
+        }
+    }
+}
+
+fn plain(tok: &str, out: &mut Query) {
+    if (7..=40).contains(&tok.len()) && tok.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return commit(tok, out);
+    }
+    match address(tok) {
+        Some(a) => out.terms.push(format!("a:{a}")),
+        None => out.terms.extend(words(tok)),
+    }
+}
+
+fn commit(value: &str, out: &mut Query) {
+    match commit_term(value) {
+        Some(t) => {
+            out.terms.push(t);
+            out.commit = Some(value.to_ascii_lowercase());
+        }
+        None => out.hints.push(format!("c:{value}: a commit is 7 to 40 hex digits")),
+    }
+}
+
+/// `2024`, `2024-01`, `2024-01-05`, or `A..B` of those (either side may be empty): unix seconds,
+/// half-open, from the start of A to the end of B.
+pub fn dates(v: &str) -> Option<(i64, i64)> {
+    let (a, b) = v.split_once("..").unwrap_or((v, v));
+    let start = if a.is_empty() { i64::MIN } else { day_range(a)?.0 };
+    let end = if b.is_empty() { i64::MAX } else { day_range(b)?.1 };
+    (start < end).then_some((start, end))
+}
+
+/// The first second of `2024`, `2024-01` or `2024-01-05`, and the first second after it.
+fn day_range(s: &str) -> Option<(i64, i64)> {
+    let p: Vec<&str> = s.split('-').collect();
+    let num = |i: usize| p.get(i).map(|x| x.parse::<i64>().ok().filter(|_| x.bytes().all(|b| b.is_ascii_digit())));
+    let y = num(0)??;
+    if !(1990..=2200).contains(&y) || p.len() > 3 {
+        return None;
+    }
+    let at = |y: i64, m: i64, d: i64| crate::date::days_from_civil(y, m, d) * 86_400;
+    match (num(1), num(2)) {
+        (None, _) => Some((at(y, 1, 1), at(y + 1, 1, 1))),
+        (Some(m), None) => {
+            let m = m.filter(|m| (1..=12).contains(m))?;
+            Some((at(y, m, 1), if m == 12 { at(y + 1, 1, 1) } else { at(y, m + 1, 1) }))
+        }
+        (Some(m), Some(d)) => {
+            let (m, d) = (m.filter(|m| (1..=12).contains(m))?, d.filter(|d| (1..=31).contains(d))?);
+            Some((at(y, m, d), at(y, m, d) + 86_400))
+        }
+    }
+}
+
+/// Whether summary `r` passes what the query asks beyond its terms (subject words, commit prefix,
+/// dates).
+pub fn passes(q: &Query, r: &ReportSummary) -> bool {
+    let subject = r.subject.as_deref().unwrap_or("").to_lowercase();
+    let subject_words: Vec<String> = words(&subject).collect();
+    let commit = |c: &str| {
+        [r.commit.as_deref(), r.base.as_deref()].into_iter().flatten().any(|x| {
+            let n = x.len().min(c.len());
+            n >= 7 && x[..n].eq_ignore_ascii_case(&c[..n])
+        })
+    };
+    q.subject.iter().all(|w| subject_words.contains(w))
+        && q.commit.as_deref().is_none_or(commit)
+        && q.dates.is_none_or(|(a, b)| r.time.is_some_and(|t| a <= t && t < b))
+}
+
+/// Rank: the query's commit exactly, then its phrase in the subject, then the rest; newest first
+/// among equals (`results` come newest first).
+pub fn rank(q: &Query, results: &mut [ReportSummary]) {
+    let score = |r: &ReportSummary| {
+        let exact = q.commit.as_deref().is_some_and(|c| r.commit.as_deref().is_some_and(|x| x.to_lowercase().starts_with(c)));
+        let phrase =
+            q.phrase.as_deref().is_some_and(|p| r.subject.as_deref().is_some_and(|s| s.to_lowercase().contains(p)));
+        if exact {
+            0
+        } else if phrase {
+            1
+        } else {
+            2
+        }
+    };
+    results.sort_by_key(score);
+}
+
+/// The reports found in every list of `lists` (each newest first), newest first: the
+/// intersection of the uncapped ones when there are any (a capped list is only the newest
+/// reports of a common word), else of all.
+pub fn intersect(lists: &[&Posting]) -> Vec<String> {
+    let full: Vec<&&Posting> = lists.iter().filter(|p| !p.capped).collect();
+    let used: Vec<&Posting> = if full.is_empty() { lists.to_vec() } else { full.into_iter().copied().collect() };
+    let Some((first, rest)) = used.split_first() else { return Vec::new() };
+    let sets: Vec<std::collections::HashSet<&str>> =
+        rest.iter().map(|p| p.reports.iter().map(String::as_str).collect()).collect();
+    first.reports.iter().filter(|id| sets.iter().all(|s| s.contains(id.as_str()))).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_is_found_by_its_titles_people_testcase_and_commits() {
+        let d = ReportDoc {
+            subject: Some("[linus:master] [btrfs]  fac2f60d5f: fsmark.files_per_sec -6.0% regression".into()),
+            from: Some("kernel test robot <oliver.sang@intel.com>".into()),
+            to: vec!["Josef Bacik <josef@toxicpanda.com>".into(), "linux-btrfs@vger.kernel.org".into()],
+            commits: vec![crate::DocCommit {
+                id: "fac2f60d5f8e51bb6d0e5c3ab4ad6e0ef6c2c3b2".into(),
+                subject: Some("btrfs: switch extent buffer tree lock to rw_semaphore".into()),
+                ..Default::default()
+            }],
+            jobs: vec![crate::DocJob { testcase: "fsmark".into(), machine: "lkp-icl-2sp6".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        let t = terms_of(&d);
+        for want in [
+            "switch",
+            "rw",
+            "semaphore",
+            "josef",
+            "bacik",
+            "a:josef@toxicpanda.com",
+            "a:linux-btrfs@vger.kernel.org",
+            "a:oliver.sang@intel.com",
+            "t:fsmark",
+            "c:fac2f60",
+            "fsmark",
+            "regression",
+        ] {
+            assert!(t.contains(&want.to_string()), "{want} in {t:?}");
+        }
+        assert!(!t.contains(&"the".to_string()) && !t.contains(&"to".to_string()));
+        assert!(!t.contains(&"vger".to_string()), "a bare address is an address, not words");
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+    }
+
+    #[test]
+    fn queries_read_as_lore_reads_them() {
+        let q = parse("switch extent buffer tree lock to rw_semaphore");
+        assert_eq!(q.terms, ["switch", "extent", "buffer", "tree", "lock", "rw", "semaphore"]);
+        let q = parse("a:Josef@ToxicPanda.com t:fsmark d:2025-12..");
+        assert_eq!(q.terms, ["a:josef@toxicpanda.com", "t:fsmark"]);
+        assert_eq!(q.dates.map(|d| d.0), Some(crate::date::days_from_civil(2025, 12, 1) * 86_400));
+        let q = parse("fac2f60d5f");
+        assert_eq!((q.terms.as_slice(), q.commit.as_deref()), (&["c:fac2f60".to_string()][..], Some("fac2f60d5f")));
+        let q = parse("\"tree lock\" s:btrfs");
+        assert_eq!((q.phrase.as_deref(), q.subject.as_slice()), (Some("tree lock"), &["btrfs".to_string()][..]));
+        let q = parse("https://lore.kernel.org/all/202512011234.abcd-lkp@intel.com/");
+        assert_eq!(q.message_id.as_deref(), Some("202512011234.abcd-lkp@intel.com"));
+        // bad input: a hint and words, never an error
+        assert!(parse("x:foo bar").hints[0].starts_with("x: is no prefix"));
+        assert_eq!(parse("x:foo bar").terms, ["foo", "bar"]);
+        assert!(parse("\"unbalanced quote").hints[0].contains("unbalanced"));
+        assert_eq!(parse("\"unbalanced quote").terms, ["unbalanced", "quote"]);
+        assert!(parse("d:2024-13").hints[0].contains("no date range"));
+        let long = "word ".repeat(2000);
+        let q = parse(&long);
+        assert!(q.terms.len() <= TERMS_MAX && q.hints.iter().any(|h| h.contains("first 200 characters")));
+        assert_eq!(parse(".*(foo|bar)[a-z]+").terms, ["foo", "bar"]);
+        assert!(parse("d:2024").hints.iter().any(|h| h.contains("add a word")));
+        assert!(parse("   ").is_empty());
+    }
+
+    #[test]
+    fn uncapped_lists_decide_and_order_is_kept() {
+        let p = |ids: &[&str], capped| Posting { term: String::new(), reports: ids.iter().map(|s| s.to_string()).collect(), capped };
+        let (a, b, common) = (p(&["r9", "r7", "r5", "r1"], false), p(&["r7", "r1"], false), p(&["r9"], true));
+        assert_eq!(intersect(&[&a, &b]), ["r7", "r1"]);
+        assert_eq!(intersect(&[&a, &b, &common]), ["r7", "r1"], "a capped list narrows nothing");
+        assert_eq!(intersect(&[&common]), ["r9"]);
+        assert!(intersect(&[]).is_empty());
+    }
+}
