@@ -30,7 +30,8 @@ versioned!(
     model::JobShard,
     model::ChangesShard,
     model::ReportDoc,
-    model::ReportPage
+    model::ReportPage,
+    model::search::SearchShard
 );
 
 #[derive(serde::Deserialize)]

@@ -76,8 +76,10 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// What a suggestion opens.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Target {
+    /// A report the published search index found (`search`), by its summary.
+    Found(Box<ReportSummary>),
     /// A report, by position in the searched list.
     Report(usize),
     /// A report not in the list, by Message-ID: its document is opened directly.
@@ -90,7 +92,7 @@ pub enum Target {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
     pub target: Target,
     pub score: u32,
@@ -319,6 +321,7 @@ mod tests {
                 Target::Message(m) => format!("mid {m}"),
                 Target::Testcase(t) => format!("tc {t}"),
                 Target::Metric { metric, .. } => format!("m {metric}"),
+                Target::Found(r) => format!("found {}", r.id),
             })
             .collect();
         assert_eq!(got, want, "{q:?}");

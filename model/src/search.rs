@@ -68,7 +68,8 @@ pub const QUERY_MAX: usize = 200;
 pub const TERMS_MAX: usize = 8;
 
 /// Words too common to find anything by.
-const STOP: [&str; 16] = ["a", "an", "and", "as", "at", "be", "by", "for", "in", "is", "of", "on", "re", "the", "to", "with"];
+const STOP: [&str; 16] =
+    ["a", "an", "and", "as", "at", "be", "by", "for", "in", "is", "of", "on", "re", "the", "to", "with"];
 
 /// The words of `text`: lower-case runs of letters and digits, 2 to 40 long, not a stop word.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
@@ -210,7 +211,8 @@ fn phrase(q: &str, out: &mut Query) -> String {
 }
 
 fn token(tok: &str, out: &mut Query) {
-    let Some((prefix, value)) = tok.split_once(':').filter(|(p, v)| !p.is_empty() && !v.is_empty() && p.len() <= 2) else {
+    let Some((prefix, value)) = tok.split_once(':').filter(|(p, v)| !p.is_empty() && !v.is_empty() && p.len() <= 2)
+    else {
         return plain(tok, out);
     };
     match prefix.to_ascii_lowercase().as_str() {
@@ -308,7 +310,8 @@ pub fn passes(q: &Query, r: &ReportSummary) -> bool {
 /// among equals (`results` come newest first).
 pub fn rank(q: &Query, results: &mut [ReportSummary]) {
     let score = |r: &ReportSummary| {
-        let exact = q.commit.as_deref().is_some_and(|c| r.commit.as_deref().is_some_and(|x| x.to_lowercase().starts_with(c)));
+        let exact =
+            q.commit.as_deref().is_some_and(|c| r.commit.as_deref().is_some_and(|x| x.to_lowercase().starts_with(c)));
         let phrase =
             q.phrase.as_deref().is_some_and(|p| r.subject.as_deref().is_some_and(|s| s.to_lowercase().contains(p)));
         if exact {
@@ -349,7 +352,11 @@ mod tests {
                 subject: Some("btrfs: switch extent buffer tree lock to rw_semaphore".into()),
                 ..Default::default()
             }],
-            jobs: vec![crate::DocJob { testcase: "fsmark".into(), machine: "lkp-icl-2sp6".into(), ..Default::default() }],
+            jobs: vec![crate::DocJob {
+                testcase: "fsmark".into(),
+                machine: "lkp-icl-2sp6".into(),
+                ..Default::default()
+            }],
             ..Default::default()
         };
         let t = terms_of(&d);
@@ -403,7 +410,11 @@ mod tests {
 
     #[test]
     fn uncapped_lists_decide_and_order_is_kept() {
-        let p = |ids: &[&str], capped| Posting { term: String::new(), reports: ids.iter().map(|s| s.to_string()).collect(), capped };
+        let p = |ids: &[&str], capped| Posting {
+            term: String::new(),
+            reports: ids.iter().map(|s| s.to_string()).collect(),
+            capped,
+        };
         let (a, b, common) = (p(&["r9", "r7", "r5", "r1"], false), p(&["r7", "r1"], false), p(&["r9"], true));
         assert_eq!(intersect(&[&a, &b]), ["r7", "r1"]);
         assert_eq!(intersect(&[&a, &b, &common]), ["r7", "r1"], "a capped list narrows nothing");

@@ -3,6 +3,8 @@
 //! reports of its job, and the perf-profile rows as a call tree and flat bars.
 
 #[cfg(target_arch = "wasm32")]
+pub mod found;
+#[cfg(target_arch = "wasm32")]
 pub mod view;
 
 use crate::state::{FacetKey, ViewState};

@@ -5,7 +5,7 @@
 use crate::html::Act;
 use crate::mail::state::{Mail, MailState};
 use crate::put;
-use crate::reports;
+use crate::reports::{self, found};
 use crate::state::{FacetKey, Tab};
 use crate::ui::context::{Cat, Nav};
 use crate::web;
@@ -115,6 +115,7 @@ fn open_target(nav: Nav, list: &[ReportSummary], t: &Target) {
             Target::Message(m) => {
                 s.open_report(m.clone());
             }
+            Target::Found(r) => s.open_report(reports::permalink_key(r)),
             Target::Testcase(tc) => {
                 s.tab = Tab::Reports;
                 s.facets.clear();
@@ -132,6 +133,15 @@ fn target_label(list: &[ReportSummary], t: &Target) -> (String, String) {
             (r.subject.clone().unwrap_or_else(|| r.id.clone()), r.date.clone().unwrap_or_default())
         }
         Target::Message(m) => (format!("open report <{m}>"), "by Message-ID".into()),
+        Target::Found(r) => (
+            r.subject.clone().unwrap_or_else(|| r.id.clone()),
+            [r.date.as_deref().map(reports::short_date), Some(reports::headline_text(r))]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
+        ),
         Target::Testcase(t) => (t.clone(), "testcase: its reports".into()),
         Target::Metric { testcase, metric } => (metric.clone(), format!("metric of {testcase}: its trend")),
     }
@@ -208,11 +218,13 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
         pauses.typed(text, query, nav);
     }
     let mail = expect_context::<Mail>();
+    let found = found_by_index(root.clone(), query);
     let hits = Memo::new(move |_| {
         let q = query.get();
-        rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default())
+        let local = rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default());
+        merged(found.with(|f| f.as_ref().filter(|f| f.query == q).map(|f| f.reports.clone())), local, &rep)
     });
-    if !raw.get_untracked().is_empty() {
+    if !raw.get_untracked().is_empty() && root.search.is_none() {
         rep.ensure_all(root.clone());
     }
     let on_input = on_input(nav, rep, root, st);
@@ -256,13 +268,59 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 aria-label="Suggestions"
                 tabindex="-1"
                 class:open=move || open.get() && !raw.get().trim().is_empty()
+                data-query=move || found.with(|f| f.as_ref().map(|f| f.query.clone())).filter(|q| *q == query.get())
             >
+                {move || found.with(|f| f.as_ref().map(|f| f.hints.clone()).unwrap_or_default()).into_iter().map(|h| view! { <li class="more" data-testid="search-hint">{h}</li> }).collect_view()}
                 {items}
                 {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
-                    .then(|| view! { <li class="more">{move || if rep.loading.get() { "loading the reports list…" } else { "nothing matches" }}</li> })}
+                    .then(|| view! { <li class="more">{move || if rep.loading.get() || found.with(|f| f.as_ref().is_none_or(|f| f.query != query.get())) { "searching…" } else { "nothing matches" }}</li> })}
             </ul>
         </div>
     }
+}
+
+/// The reports the published index finds for the query (none without an index): searched when
+/// the query changes; an answer to an older query is dropped.
+fn found_by_index(root: Arc<model::Root>, query: RwSignal<String>) -> RwSignal<Option<found::Found>> {
+    let out = RwSignal::new(None::<found::Found>);
+    Effect::new(move |_| {
+        let q = query.get();
+        let Some(index) = root.search.clone() else { return };
+        if q.trim().is_empty() {
+            out.set(None);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let got = found::search_index(&index, &q).await.unwrap_or_else(|e| found::Found {
+                query: q.clone(),
+                hints: vec![format!("search: {e}")],
+                ..Default::default()
+            });
+            // (the box may be gone by now: the explorer rebuilt while the index answered)
+            if query.try_get_untracked().as_deref() == Some(q.as_str()) {
+                let _ = out.try_set(Some(got));
+            }
+        });
+    });
+    out
+}
+
+/// The suggestions: the reports the index found (ranked), then the local ones (testcases,
+/// metrics, a Message-ID to open, the newest reports) not among them, `SUGGESTIONS` at most.
+fn merged(found: Option<Vec<ReportSummary>>, local: Vec<find::Hit>, rep: &Reports) -> Vec<find::Hit> {
+    let found = found.unwrap_or_default();
+    let ids: Vec<String> = found.iter().map(|r| r.id.clone()).collect();
+    let dup = |h: &find::Hit| match &h.target {
+        Target::Report(i) => {
+            rep.data.with_untracked(|d| d.as_ref().and_then(|d| d.list.get(*i)).is_some_and(|r| ids.contains(&r.id)))
+        }
+        _ => false,
+    };
+    let mut out: Vec<find::Hit> =
+        found.into_iter().map(|r| find::Hit { target: Target::Found(Box::new(r)), score: 0 }).collect();
+    out.extend(local.into_iter().filter(|h| !dup(h)));
+    out.truncate(SUGGESTIONS);
+    out
 }
 
 /// Typing: the suggestions open (the whole list loads), searched and written to the URL after pauses.
@@ -272,7 +330,9 @@ fn on_input(nav: Nav, rep: Reports, root: Arc<model::Root>, st: Typed) -> impl F
         st.raw.set(v.clone());
         st.open.set(true);
         st.highlight.set(None);
-        rep.ensure_all(root.clone());
+        if root.search.is_none() {
+            rep.ensure_all(root.clone());
+        }
         st.pauses.typed(v, st.query, nav);
     }
 }

@@ -355,7 +355,12 @@ fn rebuilt(
 
 /// The search terms of the dataset's reports but those `dropped` (rewritten or gone): its index
 /// turned around, or, for a dataset from before the index, the terms of every document of `all`.
-fn old_terms(dir: &Path, root: &Root, all: &[model::ReportSummary], dropped: &dyn Fn(&str) -> bool) -> Result<pack::Terms, String> {
+fn old_terms(
+    dir: &Path,
+    root: &Root,
+    all: &[model::ReportSummary],
+    dropped: &dyn Fn(&str) -> bool,
+) -> Result<pack::Terms, String> {
     let mut terms = pack::Terms::default();
     let Some(index) = &root.search else {
         for r in all.iter().filter(|r| !dropped(&r.id)) {

@@ -5,11 +5,11 @@
 
 use crate::build::{Dataset, TestcaseData};
 use crate::store::known::{print, Known};
+use model::search::SearchIndex;
 use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
     Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
-use model::search::SearchIndex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
@@ -384,7 +384,8 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     let rank: HashMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
     let mut postings: Vec<Posting> = Vec::with_capacity(terms.reports.len());
     for (term, ids) in terms.reports {
-        let mut ids: Vec<(usize, String)> = ids.into_iter().filter_map(|id| Some((*rank.get(id.as_str())?, id))).collect();
+        let mut ids: Vec<(usize, String)> =
+            ids.into_iter().filter_map(|id| Some((*rank.get(id.as_str())?, id))).collect();
         if ids.is_empty() {
             continue;
         }

@@ -1,0 +1,81 @@
+//! Reports found by the published search index (`model::search`): a query's terms looked up in
+//! their shards (one file each, fetched together, cached), the lists intersected, then the
+//! summaries of the newest candidates read (one small file per few reports, fetched together)
+//! until `SHOWN` pass the query's filters.
+
+use crate::web;
+use model::search::{self, Query, SearchIndex, SearchShard, SHOWN};
+use model::{ReportPage, ReportSummary};
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+/// Candidates whose summaries are fetched together, a round at a time (newest first).
+const ROUND: usize = 16;
+/// Candidates read at most for the filters of one query.
+const READ_MAX: usize = 64;
+
+/// What a query found: reports (ranked), how many the index lists for its terms, and the hints.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Found {
+    pub query: String,
+    pub reports: Vec<ReportSummary>,
+    pub candidates: usize,
+    pub hints: Vec<String>,
+}
+
+/// Files `paths` (each once, in order), their fetches started together.
+async fn load_all<T>(paths: &[&str]) -> Result<Vec<Arc<T>>, String>
+where
+    T: DeserializeOwned + crate::data::Versioned + Send + Sync + 'static,
+{
+    let started: Vec<Option<js_sys::Promise>> =
+        paths.iter().map(|p| if web::cached::<T>(p).is_some() { None } else { web::fetch_start(p) }).collect();
+    let mut out = Vec::with_capacity(paths.len());
+    for (p, s) in paths.iter().zip(started) {
+        out.push(web::load_json_started::<T>(p, s).await?);
+    }
+    Ok(out)
+}
+
+/// Search `text` in `index`.
+pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, String> {
+    let q: Query = search::parse(text);
+    let mut found = Found { query: text.to_string(), hints: q.hints.clone(), ..Default::default() };
+    let Some(files) = q.terms.iter().map(|t| index.shard(t)).collect::<Option<Vec<&str>>>() else { return Ok(found) };
+    if files.is_empty() {
+        return Ok(found);
+    }
+    let mut distinct = files.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let shards: Vec<Arc<SearchShard>> = load_all(&distinct).await?;
+    let mut lists = Vec::new();
+    for (term, file) in q.terms.iter().zip(&files) {
+        let shard = &shards[distinct.binary_search(file).unwrap_or(0)];
+        match shard.terms.binary_search_by(|p| p.term.as_str().cmp(term)) {
+            Ok(i) => lists.push(&shard.terms[i]),
+            Err(_) => return Ok(found),
+        }
+    }
+    let ids = search::intersect(&lists);
+    found.candidates = ids.len();
+    for round in ids.chunks(ROUND).take(READ_MAX / ROUND) {
+        let files: Vec<&str> = round.iter().filter_map(|id| index.summaries_of(id)).collect();
+        let mut distinct = files.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let pages: Vec<Arc<ReportPage>> = load_all(&distinct).await?;
+        for id in round {
+            let r = pages.iter().flat_map(|p| p.reports.iter()).find(|r| &r.id == id);
+            if let Some(r) = r.filter(|r| search::passes(&q, r)) {
+                found.reports.push(r.clone());
+            }
+        }
+        if found.reports.len() >= SHOWN {
+            break;
+        }
+    }
+    found.reports.truncate(SHOWN);
+    search::rank(&q, &mut found.reports);
+    Ok(found)
+}
