@@ -31,7 +31,8 @@ versioned!(
     model::ChangesShard,
     model::ReportDoc,
     model::ReportPage,
-    model::search::SearchShard
+    model::search::SearchShard,
+    model::search::CommonTerms
 );
 
 #[derive(serde::Deserialize)]

@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 pub struct SearchIndex {
     pub shards: Vec<String>,
     pub summaries: Vec<String>,
+    /// The capped terms (`CommonTerms`): a query looks up its other terms only, when it has any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub common: String,
 }
 
 impl SearchIndex {
@@ -27,6 +30,36 @@ impl SearchIndex {
     pub fn summaries_of(&self, id: &str) -> Option<&str> {
         let n = self.summaries.len() as u32;
         (n > 0).then(|| self.summaries[paths::bucket_of(id, n) as usize].as_str()).filter(|s| !s.is_empty())
+    }
+}
+
+/// What a search result shows and is checked against (`passes`, `rank`): a report's summary
+/// without its job's machine and parameters and its reply, which the summaries files leave out.
+pub fn result_summary(r: &ReportSummary) -> ReportSummary {
+    ReportSummary { machine: String::new(), params: Default::default(), reply: None, ..r.clone() }
+}
+
+/// `data/q/<hash>.json`: the terms found in more than `POSTINGS_MAX` reports, sorted: fetched once,
+/// so that a query fetches the shards of its rarer terms only (a commit's title is half common
+/// words).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CommonTerms {
+    pub schema: u32,
+    pub terms: Vec<String>,
+}
+
+/// The terms of `q` to look up: the ones not in `common` when there are any, else all.
+pub fn to_look_up<'a>(q: &'a Query, common: &[String]) -> Vec<&'a str> {
+    let rare: Vec<&str> = q
+        .terms
+        .iter()
+        .map(String::as_str)
+        .filter(|t| common.binary_search_by(|c| c.as_str().cmp(t)).is_err())
+        .collect();
+    if rare.is_empty() {
+        q.terms.iter().map(String::as_str).collect()
+    } else {
+        rare
     }
 }
 
@@ -50,16 +83,17 @@ pub struct Posting {
 
 /// Reports a term lists at most (the newest). A term in more (`kernel`, `regression`) narrows
 /// nothing beside a rarer one, and alone finds the newest.
-pub const POSTINGS_MAX: usize = 2000;
+pub const POSTINGS_MAX: usize = 500;
 
-/// Postings per shard, about: a shard of random report ids is ~18 kB gzip.
-pub const SHARD_POSTINGS: usize = 2048;
+/// Postings per shard, about: ~4.5 kB gzip of random report ids, so that a commit's title (8
+/// words, 8 shards) costs about 40 kB before the summaries it shows.
+pub const SHARD_POSTINGS: usize = 512;
 
 /// Reports per summaries file, about.
 pub const SUMMARIES: usize = 32;
 
 /// Results a query shows.
-pub const SHOWN: usize = 10;
+pub const SHOWN: usize = 8;
 
 /// The longest query read (a longer paste is cut, and says so).
 pub const QUERY_MAX: usize = 200;
@@ -406,6 +440,13 @@ mod tests {
         assert_eq!(parse(".*(foo|bar)[a-z]+").terms, ["foo", "bar"]);
         assert!(parse("d:2024").hints.iter().any(|h| h.contains("add a word")));
         assert!(parse("   ").is_empty());
+    }
+
+    #[test]
+    fn common_terms_are_looked_up_only_alone() {
+        let common = vec!["regression".to_string(), "use".to_string()];
+        assert_eq!(to_look_up(&parse("use mod_node_page_state regression"), &common), ["mod", "node", "page", "state"]);
+        assert_eq!(to_look_up(&parse("regression use"), &common), ["regression", "use"]);
     }
 
     #[test]

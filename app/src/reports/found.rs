@@ -10,9 +10,9 @@ use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 /// Candidates whose summaries are fetched together, a round at a time (newest first).
-const ROUND: usize = 16;
+const ROUND: usize = SHOWN;
 /// Candidates read at most for the filters of one query.
-const READ_MAX: usize = 64;
+const READ_MAX: usize = 60;
 
 /// What a query found: reports (ranked), how many the index lists for its terms, and the hints.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -41,7 +41,12 @@ where
 pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, String> {
     let q: Query = search::parse(text);
     let mut found = Found { query: text.to_string(), hints: q.hints.clone(), ..Default::default() };
-    let Some(files) = q.terms.iter().map(|t| index.shard(t)).collect::<Option<Vec<&str>>>() else { return Ok(found) };
+    let common = match index.common.as_str() {
+        "" => Vec::new(),
+        f => web::load_json::<search::CommonTerms>(f).await?.terms.clone(),
+    };
+    let terms = search::to_look_up(&q, &common);
+    let Some(files) = terms.iter().map(|t| index.shard(t)).collect::<Option<Vec<&str>>>() else { return Ok(found) };
     if files.is_empty() {
         return Ok(found);
     }
@@ -50,9 +55,9 @@ pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, Stri
     distinct.dedup();
     let shards: Vec<Arc<SearchShard>> = load_all(&distinct).await?;
     let mut lists = Vec::new();
-    for (term, file) in q.terms.iter().zip(&files) {
+    for (term, file) in terms.iter().zip(&files) {
         let shard = &shards[distinct.binary_search(file).unwrap_or(0)];
-        match shard.terms.binary_search_by(|p| p.term.as_str().cmp(term)) {
+        match shard.terms.binary_search_by(|p| p.term.as_str().cmp(*term)) {
             Ok(i) => lists.push(&shard.terms[i]),
             Err(_) => return Ok(found),
         }

@@ -22,6 +22,8 @@ const SUGGESTIONS: usize = 8;
 /// The pause in typing after which suggestions are searched, and the URL's `q=` written.
 const SUGGEST_DELAY: Duration = Duration::from_millis(25);
 const URL_DELAY: Duration = Duration::from_millis(250);
+/// The further pause before the published index is asked (a shard fetch per word).
+const INDEX_DELAY: Duration = Duration::from_millis(150);
 
 /// Every report summary known so far (the root's newest, then every page of the list) and the
 /// search index over them. Lives above the explorer, so a catalog load does not drop it.
@@ -290,17 +292,26 @@ fn found_by_index(root: Arc<model::Root>, query: RwSignal<String>) -> RwSignal<O
             out.set(None);
             return;
         }
-        leptos::task::spawn_local(async move {
-            let got = found::search_index(&index, &q).await.unwrap_or_else(|e| found::Found {
-                query: q.clone(),
-                hints: vec![format!("search: {e}")],
-                ..Default::default()
-            });
-            // (the box may be gone by now: the explorer rebuilt while the index answered)
-            if query.try_get_untracked().as_deref() == Some(q.as_str()) {
-                let _ = out.try_set(Some(got));
-            }
-        });
+        // looked up once typing pauses: each word typed half-way would fetch a shard of its own
+        set_timeout(
+            move || {
+                if query.try_get_untracked().as_deref() != Some(q.as_str()) {
+                    return;
+                }
+                leptos::task::spawn_local(async move {
+                    let got = found::search_index(&index, &q).await.unwrap_or_else(|e| found::Found {
+                        query: q.clone(),
+                        hints: vec![format!("search: {e}")],
+                        ..Default::default()
+                    });
+                    // (the box may be gone by now: the explorer rebuilt while the index answered)
+                    if query.try_get_untracked().as_deref() == Some(q.as_str()) {
+                        let _ = out.try_set(Some(got));
+                    }
+                });
+            },
+            INDEX_DELAY,
+        );
     });
     out
 }

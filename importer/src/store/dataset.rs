@@ -293,7 +293,9 @@ fn check_search(
     let mut checked = 0;
     for rel in root.search_files() {
         checked += 1;
-        let read = if rel.starts_with("q/") {
+        let read = if *rel == index.common {
+            read_hashed::<model::search::CommonTerms>(dir, rel).map(|_| ())
+        } else if rel.starts_with("q/") {
             read_hashed::<model::search::SearchShard>(dir, rel).map(|_| ())
         } else {
             read_hashed::<model::ReportPage>(dir, rel).map(|_| ())

@@ -394,6 +394,7 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         ids.truncate(POSTINGS_MAX);
         postings.push(Posting { term, reports: ids.into_iter().map(|x| x.1).collect(), capped });
     }
+    let common: Vec<String> = postings.iter().filter(|p| p.capped).map(|p| p.term.clone()).collect();
     let total: usize = postings.iter().map(|p| p.reports.len()).sum();
     let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
     let mut shards: Vec<Vec<Posting>> = vec![Vec::new(); n as usize];
@@ -402,6 +403,11 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     }
     let mut files = Vec::new();
     let mut index = SearchIndex::default();
+    if !common.is_empty() {
+        let bytes = json(&model::search::CommonTerms { schema: SCHEMA_VERSION, terms: common });
+        index.common = paths::search_shard(&paths::content_hash(&bytes));
+        files.push((index.common.clone(), at_rest(&bytes)));
+    }
     for terms in shards {
         if terms.is_empty() {
             index.shards.push(String::new());
@@ -415,7 +421,7 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     let m = all.len().div_ceil(SUMMARIES).max(1).next_power_of_two() as u32;
     let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
     for r in all {
-        buckets[paths::bucket_of(&r.id, m) as usize].push(r.clone());
+        buckets[paths::bucket_of(&r.id, m) as usize].push(model::search::result_summary(r));
     }
     for reports in buckets {
         if reports.is_empty() {
