@@ -41,7 +41,7 @@ impl Root {
     pub fn search_files(&self) -> impl Iterator<Item = &String> {
         self.search
             .iter()
-            .flat_map(|s| s.shards.iter().chain(&s.summaries).chain(std::iter::once(&s.common)))
+            .flat_map(|s| s.shards.iter().chain(&s.recent).chain(&s.summaries).chain(std::iter::once(&s.common)))
             .filter(|f| !f.is_empty())
     }
 

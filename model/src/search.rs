@@ -7,12 +7,19 @@
 use crate::{paths, ReportDoc, ReportSummary};
 use serde::{Deserialize, Serialize};
 
-/// The published index: `shards[paths::bucket_of(term, n)]` holds a term's reports;
-/// `summaries[paths::bucket_of(id, m)]` a report's summary (a `ReportPage`). Both are powers of
-/// two ("" for an empty file).
+/// The published index: `shards[paths::bucket_of(term, n)]` holds a term's reports dated before
+/// `since`, `recent[paths::bucket_of(term, r)]` those dated from it (the week of the newest report:
+/// a daily import rewrites the few recent shards, not the many others);
+/// `summaries[paths::bucket_of(id, m)]` a report's summary (a `ReportPage`). Each a power of two of
+/// files ("" for an empty one).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchIndex {
     pub shards: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recent: Vec<String>,
+    /// Unix seconds: the start of the recent reports' week (`recent_since`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<i64>,
     pub summaries: Vec<String>,
     /// The capped terms (`CommonTerms`): a query looks up its other terms only, when it has any.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -24,6 +31,12 @@ impl SearchIndex {
     pub fn shard(&self, term: &str) -> Option<&str> {
         let n = self.shards.len() as u32;
         (n > 0).then(|| self.shards[paths::bucket_of(term, n) as usize].as_str()).filter(|s| !s.is_empty())
+    }
+
+    /// The recent shard file of `term`.
+    pub fn recent_shard(&self, term: &str) -> Option<&str> {
+        let n = self.recent.len() as u32;
+        (n > 0).then(|| self.recent[paths::bucket_of(term, n) as usize].as_str()).filter(|s| !s.is_empty())
     }
 
     /// The summaries file of report `id`.
@@ -79,6 +92,22 @@ pub struct Posting {
     /// Found in more reports than `POSTINGS_MAX`: `reports` are the newest of them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub capped: bool,
+}
+
+/// Where the recent segment starts: Monday 00:00 UTC of the week of the newest report dated `newest`.
+pub fn recent_since(newest: i64) -> i64 {
+    let day = newest.div_euclid(86_400);
+    // 1970-01-01 was a Thursday: days since a Monday
+    let monday = day - (day + 3).rem_euclid(7);
+    monday * 86_400
+}
+
+/// A term's reports, newest first: its recent ones, then the others.
+pub fn joined(recent: Option<&Posting>, main: Option<&Posting>) -> Option<Posting> {
+    let (r, m) = (recent.map_or(&[][..], |p| &p.reports[..]), main.map_or(&[][..], |p| &p.reports[..]));
+    let term = recent.or(main)?.term.clone();
+    let capped = recent.is_some_and(|p| p.capped) || main.is_some_and(|p| p.capped);
+    Some(Posting { term, reports: r.iter().chain(m).cloned().collect(), capped })
 }
 
 /// Reports a term lists at most (the newest). A term in more (`kernel`, `regression`) narrows
@@ -440,6 +469,22 @@ mod tests {
         assert_eq!(parse(".*(foo|bar)[a-z]+").terms, ["foo", "bar"]);
         assert!(parse("d:2024").hints.iter().any(|h| h.contains("add a word")));
         assert!(parse("   ").is_empty());
+    }
+
+    #[test]
+    fn the_recent_segment_starts_on_the_monday_of_the_newest_week() {
+        let day = |y, m, d| crate::date::days_from_civil(y, m, d) * 86_400;
+        // Tuesday 1 Dec 2026, 10:00 → Monday 30 Nov 2026
+        assert_eq!(recent_since(day(2026, 12, 1) + 36_000), day(2026, 11, 30));
+        assert_eq!(recent_since(day(2026, 11, 30)), day(2026, 11, 30), "a Monday is its own week");
+        assert_eq!(recent_since(day(2026, 12, 6) + 86_399), day(2026, 11, 30), "Sunday's last second");
+        let p = |ids: &[&str], capped| Posting {
+            term: "t".into(),
+            reports: ids.iter().map(|s| s.to_string()).collect(),
+            capped,
+        };
+        assert_eq!(joined(Some(&p(&["r9"], false)), Some(&p(&["r5", "r1"], true))), Some(p(&["r9", "r5", "r1"], true)));
+        assert_eq!(joined(None, None), None);
     }
 
     #[test]

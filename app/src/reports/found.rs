@@ -46,23 +46,29 @@ pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, Stri
         f => web::load_json::<search::CommonTerms>(f).await?.terms.clone(),
     };
     let terms = search::to_look_up(&q, &common);
-    let Some(files) = terms.iter().map(|t| index.shard(t)).collect::<Option<Vec<&str>>>() else { return Ok(found) };
-    if files.is_empty() {
+    if terms.is_empty() {
         return Ok(found);
     }
-    let mut distinct = files.clone();
+    // each term's shard among the older reports and among the recent ones
+    let files: Vec<(Option<&str>, Option<&str>)> =
+        terms.iter().map(|t| (index.recent_shard(t), index.shard(t))).collect();
+    let mut distinct: Vec<&str> = files.iter().flat_map(|(r, m)| r.iter().chain(m)).copied().collect();
     distinct.sort_unstable();
     distinct.dedup();
     let shards: Vec<Arc<SearchShard>> = load_all(&distinct).await?;
+    let posting = |file: Option<&str>, term: &str| {
+        let shard = &shards[distinct.binary_search(&file?).ok()?];
+        shard.terms.binary_search_by(|p| p.term.as_str().cmp(term)).ok().map(|i| &shard.terms[i])
+    };
     let mut lists = Vec::new();
-    for (term, file) in terms.iter().zip(&files) {
-        let shard = &shards[distinct.binary_search(file).unwrap_or(0)];
-        match shard.terms.binary_search_by(|p| p.term.as_str().cmp(*term)) {
-            Ok(i) => lists.push(&shard.terms[i]),
-            Err(_) => return Ok(found),
+    for (term, (recent, main)) in terms.iter().zip(&files) {
+        match search::joined(posting(*recent, term), posting(*main, term)) {
+            Some(p) => lists.push(p),
+            None => return Ok(found),
         }
     }
-    let ids = search::intersect(&lists);
+    let refs: Vec<&search::Posting> = lists.iter().collect();
+    let ids = search::intersect(&refs);
     found.candidates = ids.len();
     for round in ids.chunks(ROUND).take(READ_MAX / ROUND) {
         let files: Vec<&str> = round.iter().filter_map(|id| index.summaries_of(id)).collect();

@@ -368,9 +368,11 @@ fn old_terms(
         }
         return Ok(terms);
     };
-    for rel in index.shards.iter().filter(|s| !s.is_empty()) {
+    let recent: BTreeSet<&String> = index.recent.iter().collect();
+    for rel in index.shards.iter().chain(&index.recent).filter(|s| !s.is_empty()) {
         for p in read::<model::search::SearchShard>(dir, rel)?.terms {
-            if p.capped {
+            // (a recent list is whole unless the week had more reports of a term than a list holds)
+            if p.capped && !recent.contains(rel) {
                 terms.capped.insert(p.term.clone());
             }
             let ids = p.reports.into_iter().filter(|id| !dropped(id));
@@ -424,11 +426,13 @@ pub fn add_with_state(
     let (page_files, pages_gone) =
         crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &read_doc);
     files.extend(page_files);
+    stages.mark("into: the reports' pages");
     let mut terms = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
     t.reports.iter().for_each(|d| terms.add(d));
+    stages.mark("into: the search index read");
     let (mut new_root, pages) = pack::root(entries, total, all, terms);
     files.extend(pages);
-    stages.mark("into: the report documents and the reports list");
+    stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
     old_files.extend(root.search_files().cloned());

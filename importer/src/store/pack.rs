@@ -380,45 +380,43 @@ impl Terms {
 /// `POSTINGS_MAX`, capped), in a power of two of shards by the term's hash; and the summaries in
 /// a power of two of files by the report's id.
 pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
-    use model::search::{Posting, SearchShard, POSTINGS_MAX, SHARD_POSTINGS, SUMMARIES};
-    let rank: HashMap<&str, usize> = all.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
-    let mut postings: Vec<Posting> = Vec::with_capacity(terms.reports.len());
+    use model::search::{Posting, POSTINGS_MAX};
+    let mut index = SearchIndex {
+        since: all.iter().filter_map(|r| r.time).max().map(model::search::recent_since),
+        ..Default::default()
+    };
+    let since = index.since.unwrap_or(i64::MAX);
+    // newest first; a report without a date is among the older ones
+    let rank: HashMap<&str, (usize, bool)> =
+        all.iter().enumerate().map(|(i, r)| (r.id.as_str(), (i, r.time.is_some_and(|t| t >= since)))).collect();
+    let (mut main, mut recent): (Vec<Posting>, Vec<Posting>) = (Vec::new(), Vec::new());
     for (term, ids) in terms.reports {
-        let mut ids: Vec<(usize, String)> =
+        let mut ids: Vec<((usize, bool), String)> =
             ids.into_iter().filter_map(|id| Some((*rank.get(id.as_str())?, id))).collect();
-        if ids.is_empty() {
-            continue;
-        }
         ids.sort_unstable();
-        let capped = ids.len() > POSTINGS_MAX || terms.capped.contains(&term);
-        ids.truncate(POSTINGS_MAX);
-        postings.push(Posting { term, reports: ids.into_iter().map(|x| x.1).collect(), capped });
+        let (new, old): (Vec<_>, Vec<_>) = ids.into_iter().partition(|x| x.0 .1);
+        let posting = |ids: Vec<((usize, bool), String)>, carried: bool, out: &mut Vec<Posting>| {
+            if !ids.is_empty() {
+                let capped = ids.len() > POSTINGS_MAX || carried;
+                let reports = ids.into_iter().take(POSTINGS_MAX).map(|x| x.1).collect();
+                out.push(Posting { term: term.clone(), reports, capped });
+            }
+        };
+        posting(new, false, &mut recent);
+        posting(old, terms.capped.contains(&term), &mut main);
     }
-    let common: Vec<String> = postings.iter().filter(|p| p.capped).map(|p| p.term.clone()).collect();
-    let total: usize = postings.iter().map(|p| p.reports.len()).sum();
-    let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
-    let mut shards: Vec<Vec<Posting>> = vec![Vec::new(); n as usize];
-    for p in postings {
-        shards[paths::bucket_of(&p.term, n) as usize].push(p);
-    }
+    let mut common: Vec<String> = main.iter().chain(&recent).filter(|p| p.capped).map(|p| p.term.clone()).collect();
+    common.sort();
+    common.dedup();
     let mut files = Vec::new();
-    let mut index = SearchIndex::default();
     if !common.is_empty() {
         let bytes = json(&model::search::CommonTerms { schema: SCHEMA_VERSION, terms: common });
         index.common = paths::search_shard(&paths::content_hash(&bytes));
         files.push((index.common.clone(), at_rest(&bytes)));
     }
-    for terms in shards {
-        if terms.is_empty() {
-            index.shards.push(String::new());
-            continue;
-        }
-        let bytes = json(&SearchShard { schema: SCHEMA_VERSION, terms });
-        let rel = paths::search_shard(&paths::content_hash(&bytes));
-        index.shards.push(rel.clone());
-        files.push((rel, at_rest(&bytes)));
-    }
-    let m = all.len().div_ceil(SUMMARIES).max(1).next_power_of_two() as u32;
+    index.shards = shard_files(main, &mut files);
+    index.recent = shard_files(recent, &mut files);
+    let m = all.len().div_ceil(model::search::SUMMARIES).max(1).next_power_of_two() as u32;
     let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
     for r in all {
         buckets[paths::bucket_of(&r.id, m) as usize].push(model::search::result_summary(r));
@@ -433,6 +431,33 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         files.push(file);
     }
     (files, index)
+}
+
+/// `postings` in a power of two of shards by the term's hash, about `SHARD_POSTINGS` postings
+/// each (none for none), added to `files`; their paths by bucket ("" for an empty one).
+fn shard_files(postings: Vec<model::search::Posting>, files: &mut Vec<File>) -> Vec<String> {
+    use model::search::{SearchShard, SHARD_POSTINGS};
+    if postings.is_empty() {
+        return Vec::new();
+    }
+    let total: usize = postings.iter().map(|p| p.reports.len()).sum();
+    let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
+    let mut shards: Vec<Vec<model::search::Posting>> = vec![Vec::new(); n as usize];
+    for p in postings {
+        shards[paths::bucket_of(&p.term, n) as usize].push(p);
+    }
+    let mut names = Vec::new();
+    for terms in shards {
+        if terms.is_empty() {
+            names.push(String::new());
+            continue;
+        }
+        let bytes = json(&SearchShard { schema: SCHEMA_VERSION, terms });
+        let rel = paths::search_shard(&paths::content_hash(&bytes));
+        names.push(rel.clone());
+        files.push((rel, at_rest(&bytes)));
+    }
+    names
 }
 
 /// The root over testcase entries and every report's summary (any order), stamped with its
