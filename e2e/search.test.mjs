@@ -134,3 +134,23 @@ test('bad input: an unknown prefix, an unbalanced quote, a 10,000-character past
     await browser.close();
   }
 });
+
+test('the bar says what a prefix asks, and a found report shows its headline change coloured by its direction', async () => {
+  const c = authored()[0];
+  const { browser, page, errors } = await launch();
+  try {
+    await page.goto(srv.url);
+    await page.getByTestId('report-list').waitFor();
+    const q = `a:${c.address}`;
+    await page.getByTestId('report-search').fill(q);
+    await settled(page, q);
+    assert.match(await page.getByTestId('search-meaning').innerText(), /^a: an address or a name/);
+    const sub = page.getByTestId('search-option').first().locator('.sub');
+    const word = c.summary.word;
+    if (word === 'regression' || word === 'improvement') assert.equal(await sub.getAttribute('class'), `sub ${word}`);
+    assert.ok((await sub.innerText()).includes(c.summary.metric ?? ''), await sub.innerText());
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -26,7 +26,14 @@ pub fn parse(q: &str) -> Query {
         return Query::MessageId(mid);
     }
     let bare = q.strip_prefix('<').and_then(|m| m.strip_suffix('>')).unwrap_or(q);
-    if !bare.contains(char::is_whitespace) && !bare.contains('/') && bare.contains('@') && !bare.starts_with('@') {
+    // (`a:josef@toxicpanda.com` is a search prefix, not a Message-ID)
+    let prefixed = bare.split_once(':').is_some_and(|(p, _)| (1..=2).contains(&p.len()) && !p.contains('@'));
+    if !bare.contains(char::is_whitespace)
+        && !bare.contains('/')
+        && bare.contains('@')
+        && !bare.starts_with('@')
+        && !prefixed
+    {
         return Query::MessageId(bare.to_string());
     }
     if (7..=40).contains(&q.len()) && q.bytes().all(|b| b.is_ascii_hexdigit()) {

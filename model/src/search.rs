@@ -246,6 +246,31 @@ pub fn parse(q: &str) -> Query {
     out
 }
 
+/// What the prefixes of `q` ask, in words (`a: josef@toxicpanda.com` → `a: an address or a
+/// name`), for the bar; None without a known prefix.
+pub fn meaning(q: &str) -> Option<String> {
+    let mut said: Vec<&str> = Vec::new();
+    for tok in q.split_whitespace().take(TERMS_MAX * 2) {
+        let Some((p, v)) = tok.split_once(':') else { continue };
+        if v.is_empty() || v.starts_with("//") {
+            continue;
+        }
+        let m = match p.to_ascii_lowercase().as_str() {
+            "s" => "s: words of the subject",
+            "a" | "f" => "a: an address or a name (sender or recipient)",
+            "t" => "t: a testcase",
+            "c" => "c: a commit id (7+ hex digits)",
+            "m" => "m: words of a headline metric",
+            "d" => "d: dates (2024, 2024-01..2024-06, 2024-03-01..)",
+            _ => continue,
+        };
+        if !said.contains(&m) {
+            said.push(m);
+        }
+    }
+    (!said.is_empty()).then(|| said.join(" · "))
+}
+
 /// Take a `"quoted phrase"` out of `q` (its words become terms); an unbalanced quote is dropped.
 fn phrase(q: &str, out: &mut Query) -> String {
     let quotes = q.matches('"').count();
@@ -469,6 +494,13 @@ mod tests {
         assert_eq!(parse(".*(foo|bar)[a-z]+").terms, ["foo", "bar"]);
         assert!(parse("d:2024").hints.iter().any(|h| h.contains("add a word")));
         assert!(parse("   ").is_empty());
+        let q = parse("a:axboe@kernel.dk");
+        assert_eq!((q.terms.as_slice(), q.message_id.as_deref()), (&["a:axboe@kernel.dk".to_string()][..], None));
+        assert_eq!(
+            meaning("a:josef t:fsmark").as_deref(),
+            Some("a: an address or a name (sender or recipient) · t: a testcase")
+        );
+        assert_eq!(meaning("https://lore.kernel.org/all/x@y/ words"), None);
     }
 
     #[test]

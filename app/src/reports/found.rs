@@ -21,6 +21,8 @@ pub struct Found {
     pub reports: Vec<ReportSummary>,
     pub candidates: usize,
     pub hints: Vec<String>,
+    /// What the query's prefixes ask, in words (`search::meaning`).
+    pub meaning: Option<String>,
 }
 
 /// Files `paths` (each once, in order), their fetches started together.
@@ -40,7 +42,8 @@ where
 /// Search `text` in `index`.
 pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, String> {
     let q: Query = search::parse(text);
-    let mut found = Found { query: text.to_string(), hints: q.hints.clone(), ..Default::default() };
+    let mut found =
+        Found { query: text.to_string(), hints: q.hints.clone(), meaning: search::meaning(text), ..Default::default() };
     let common = match index.common.as_str() {
         "" => Vec::new(),
         f => web::load_json::<search::CommonTerms>(f).await?.terms.clone(),

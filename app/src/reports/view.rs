@@ -252,7 +252,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 type="search"
                 autocomplete="off"
                 spellcheck="false"
-                placeholder="Search: Message-ID, lore URL, commit, subject words, testcase, metric  ( / )"
+                placeholder="Search: commit title, author, address, Message-ID, lore URL, commit id, testcase; s: a: t: c: m: d:  ( / )"
                 data-testid="report-search"
                 role="combobox"
                 aria-controls="report-search-options"
@@ -273,6 +273,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 data-query=move || found.with(|f| f.as_ref().map(|f| f.query.clone())).filter(|q| *q == query.get())
             >
                 {move || found.with(|f| f.as_ref().map(|f| f.hints.clone()).unwrap_or_default()).into_iter().map(|h| view! { <li class="more" data-testid="search-hint">{h}</li> }).collect_view()}
+                {move || found.with(|f| f.as_ref().map(|f| f.meaning.clone()).unwrap_or_default()).map(|m| view! { <li class="more" data-testid="search-meaning">{m}</li> })}
                 {items}
                 {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
                     .then(|| view! { <li class="more">{move || if rep.loading.get() || found.with(|f| f.as_ref().is_none_or(|f| f.query != query.get())) { "searching…" } else { "nothing matches" }}</li> })}
@@ -421,6 +422,10 @@ fn suggestions(
         .enumerate()
         .map(|(i, h)| {
             let (title, sub) = target_label(list, &h.target);
+            let class = match &h.target {
+                Target::Found(r) => format!("sub {}", reports::word_class(&r.word)),
+                _ => "sub".to_string(),
+            };
             let t = h.target.clone();
             view! {
                 <li
@@ -435,7 +440,7 @@ fn suggestions(
                     on:mouseenter=move |_| highlight.set(Some(i))
                 >
                     <span class="name">{title}</span>
-                    <span class="sub">{sub}</span>
+                    <span class=class>{sub}</span>
                 </li>
             }
         })
