@@ -85,8 +85,14 @@ fn percent_decode(s: &str) -> String {
 /// What a suggestion opens.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
-    /// A report the published search index found (`search`), by its summary.
-    Found(Box<ReportSummary>),
+    /// A report the published search index found (`search`): its permalink key, and what its
+    /// suggestion says (subject; date and headline; the mail's word).
+    Found {
+        key: String,
+        title: String,
+        sub: String,
+        word: String,
+    },
     /// A report, by position in the searched list.
     Report(usize),
     /// A report not in the list, by Message-ID: its document is opened directly.
@@ -328,7 +334,7 @@ mod tests {
                 Target::Message(m) => format!("mid {m}"),
                 Target::Testcase(t) => format!("tc {t}"),
                 Target::Metric { metric, .. } => format!("m {metric}"),
-                Target::Found(r) => format!("found {}", r.id),
+                Target::Found { key, .. } => format!("found {key}"),
             })
             .collect();
         assert_eq!(got, want, "{q:?}");

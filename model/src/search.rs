@@ -134,9 +134,10 @@ pub const TERMS_MAX: usize = 8;
 const STOP: [&str; 16] =
     ["a", "an", "and", "as", "at", "be", "by", "for", "in", "is", "of", "on", "re", "the", "to", "with"];
 
-/// The words of `text`: lower-case runs of letters and digits, 2 to 40 long, not a stop word.
+/// The words of `text`: lower-case runs of ASCII letters and digits (and of anything not ASCII:
+/// no Unicode tables in the page for this), 2 to 40 long, not a stop word.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
+    text.split(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric())
         .filter(|w| (2..=40).contains(&w.chars().count()))
         .map(str::to_lowercase)
         .filter(|w| !STOP.contains(&w.as_str()))

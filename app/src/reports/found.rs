@@ -15,7 +15,7 @@ const ROUND: usize = SHOWN;
 const READ_MAX: usize = 60;
 
 /// What a query found: reports (ranked), how many the index lists for its terms, and the hints.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Found {
     pub query: String,
     pub reports: Vec<ReportSummary>,

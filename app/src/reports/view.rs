@@ -117,7 +117,7 @@ fn open_target(nav: Nav, list: &[ReportSummary], t: &Target) {
             Target::Message(m) => {
                 s.open_report(m.clone());
             }
-            Target::Found(r) => s.open_report(reports::permalink_key(r)),
+            Target::Found { key, .. } => s.open_report(key.clone()),
             Target::Testcase(tc) => {
                 s.tab = Tab::Reports;
                 s.facets.clear();
@@ -135,15 +135,7 @@ fn target_label(list: &[ReportSummary], t: &Target) -> (String, String) {
             (r.subject.clone().unwrap_or_else(|| r.id.clone()), r.date.clone().unwrap_or_default())
         }
         Target::Message(m) => (format!("open report <{m}>"), "by Message-ID".into()),
-        Target::Found(r) => (
-            r.subject.clone().unwrap_or_else(|| r.id.clone()),
-            [r.date.as_deref().map(reports::short_date), Some(reports::headline_text(r))]
-                .into_iter()
-                .flatten()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" · "),
-        ),
+        Target::Found { title, sub, .. } => (title.clone(), sub.clone()),
         Target::Testcase(t) => (t.clone(), "testcase: its reports".into()),
         Target::Metric { testcase, metric } => (metric.clone(), format!("metric of {testcase}: its trend")),
     }
@@ -272,8 +264,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 class:open=move || open.get() && !raw.get().trim().is_empty()
                 data-query=move || found.with(|f| f.as_ref().map(|f| f.query.clone())).filter(|q| *q == query.get())
             >
-                {move || found.with(|f| f.as_ref().map(|f| f.hints.clone()).unwrap_or_default()).into_iter().map(|h| view! { <li class="more" data-testid="search-hint">{h}</li> }).collect_view()}
-                {move || found.with(|f| f.as_ref().map(|f| f.meaning.clone()).unwrap_or_default()).map(|m| view! { <li class="more" data-testid="search-meaning">{m}</li> })}
+                <li class="more" class:hidden=move || found.with(|f| f.as_ref().is_none_or(|f| f.hints.is_empty() && f.meaning.is_none())) inner_html=move || found.with(|f| f.as_ref().map(said).unwrap_or_default())></li>
                 {items}
                 {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
                     .then(|| view! { <li class="more">{move || if rep.loading.get() || found.with(|f| f.as_ref().is_none_or(|f| f.query != query.get())) { "searching…" } else { "nothing matches" }}</li> })}
@@ -299,8 +290,9 @@ fn found_by_index(root: Arc<model::Root>, query: RwSignal<String>) -> RwSignal<O
                 if query.try_get_untracked().as_deref() != Some(q.as_str()) {
                     return;
                 }
-                leptos::task::spawn_local(async move {
-                    let got = found::search_index(&index, &q).await.unwrap_or_else(|e| found::Found {
+                let text = q.clone();
+                let done = move |got: Result<found::Found, String>| {
+                    let got = got.unwrap_or_else(|e| found::Found {
                         query: q.clone(),
                         hints: vec![format!("search: {e}")],
                         ..Default::default()
@@ -309,12 +301,42 @@ fn found_by_index(root: Arc<model::Root>, query: RwSignal<String>) -> RwSignal<O
                     if query.try_get_untracked().as_deref() == Some(q.as_str()) {
                         let _ = out.try_set(Some(got));
                     }
-                });
+                };
+                crate::ui::split::search_index(index, text, Box::new(done));
             },
             INDEX_DELAY,
         );
     });
     out
+}
+
+/// What the bar says about a query: its hints (`search-hint`), then what its prefixes ask
+/// (`search-meaning`).
+fn said(f: &found::Found) -> String {
+    let mut h = crate::html::Html::new();
+    for hint in &f.hints {
+        put!(h, "<span class=\"hint\" data-testid=\"search-hint\">{}</span> ", hint.as_str());
+    }
+    if let Some(m) = &f.meaning {
+        put!(h, "<span data-testid=\"search-meaning\">{}</span>", m.as_str());
+    }
+    h.into_string()
+}
+
+/// A found report as its suggestion: subject; date and headline.
+fn found_target(r: &ReportSummary) -> Target {
+    let sub = [r.date.as_deref().map(reports::short_date), Some(reports::headline_text(r))]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ");
+    Target::Found {
+        key: reports::permalink_key(r),
+        title: r.subject.clone().unwrap_or_else(|| r.id.clone()),
+        sub,
+        word: r.word.clone(),
+    }
 }
 
 /// The suggestions: the reports the index found (ranked), then the local ones (testcases,
@@ -328,8 +350,7 @@ fn merged(found: Option<Vec<ReportSummary>>, local: Vec<find::Hit>, rep: &Report
         }
         _ => false,
     };
-    let mut out: Vec<find::Hit> =
-        found.into_iter().map(|r| find::Hit { target: Target::Found(Box::new(r)), score: 0 }).collect();
+    let mut out: Vec<find::Hit> = found.into_iter().map(|r| find::Hit { target: found_target(&r), score: 0 }).collect();
     out.extend(local.into_iter().filter(|h| !dup(h)));
     out.truncate(SUGGESTIONS);
     out
@@ -423,7 +444,7 @@ fn suggestions(
         .map(|(i, h)| {
             let (title, sub) = target_label(list, &h.target);
             let class = match &h.target {
-                Target::Found(r) => format!("sub {}", reports::word_class(&r.word)),
+                Target::Found { word, .. } => format!("sub {}", reports::word_class(word)),
                 _ => "sub".to_string(),
             };
             let t = h.target.clone();

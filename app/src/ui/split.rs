@@ -169,6 +169,36 @@ fn make(part: Part) -> Result<AnyView, LoadError> {
     }
 }
 
+split_fn!(
+    search,
+    fetch_search,
+    fn search_in_module(index: model::search::SearchIndex, text: String, done: SearchDone) -> () {
+        leptos::task::spawn_local(async move {
+            let got = crate::reports::found::search_index(&index, &text).await;
+            done(got);
+        })
+    }
+);
+
+/// What a search's answer is handed to.
+pub type SearchDone = Box<dyn FnOnce(Result<crate::reports::found::Found, String>)>;
+
+/// Search `text` in the published index with the search's code fetched first (once: the first
+/// screen does not carry the query parser, the shards' readers and the ranking); `done` gets the
+/// answer, or why there is none.
+pub fn search_index(index: model::search::SearchIndex, text: String, done: SearchDone) {
+    leptos::task::spawn_local(async move {
+        match fetch_search().await {
+            Ok(()) => {
+                if let Err(LoadError) = ready!(search_in_module(index, text, done)) {
+                    leptos::logging::warn!("the search code did not run");
+                }
+            }
+            Err(_) => done(Err("the search's code could not be loaded (is the network down?): type again".into())),
+        }
+    });
+}
+
 /// Read mail `bytes` (read number `mine`) in the worker, the mail reader's code fetched first
 /// (once); a failure to fetch it is that read's outcome.
 pub fn read_mail(mail: Mail, name: String, bytes: js_sys::Uint8Array, mine: u64) {
