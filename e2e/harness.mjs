@@ -3,6 +3,7 @@
 //   serve(dir, {prefix})        a real static HTTP server on 127.0.0.1 (random free port)
 //   launch()                    Debian's Chromium (/usr/bin/chromium) driven by playwright-core
 //   canvasInkPixels(page, sel)  number of drawn (non-white, non-transparent) pixels of a <canvas>
+//   archiveSite(name)           the app over the fixtures plus the real epoch of fixtures/archives
 //   ROOT, DIST, DIST_SUB, ARTIFACTS
 //
 // No dependency besides playwright-core; never downloads a browser.
@@ -12,6 +13,8 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
 
@@ -23,6 +26,29 @@ export const DIST = path.join(ROOT, 'dist');
 export const DIST_SUB = path.join(ROOT, 'dist-sub');
 /** Where tests may write screenshots (git-ignored). */
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
+
+/**
+ * A site of the release app (DIST's shell) over the fixtures plus the real public-inbox epoch of
+ * fixtures/archives, imported by the release lkpx, the pages at the site's root as scripts/build-app.sh
+ * places them. Returns `{ site, www, root, all }` (`site` the temporary folder to remove, `www` the
+ * folder to serve, `root` its index.json, `all` every report's summary).
+ */
+export function archiveSite(name) {
+  const lkpx = path.join(ROOT, 'target', 'release', 'lkpx');
+  if (!fs.existsSync(lkpx)) throw new Error(`${lkpx} missing: build it with cargo build --release -p importer`);
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), `lkpx-${name}-`));
+  const www = path.join(site, 'www');
+  for (const f of fs.readdirSync(DIST)) {
+    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
+  }
+  const epoch = path.join(site, 'epoch.git');
+  execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(lkpx, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch], { cwd: ROOT, stdio: 'pipe' });
+  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
+  const root = readJson(path.join(www, 'data', 'index.json'));
+  const all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);
+  return { site, www, root, all };
+}
 
 /** Path of the browser used by launch(): Debian's chromium package. */
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';

@@ -7,12 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT, readJson, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { serve, launch, archiveSite, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
-const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
 let srv;
 let all;
@@ -21,19 +17,8 @@ let all;
 const PAIR = ['202503102146.28d80a16-lkp@intel.com', '202506042113.498dd81a-lkp@intel.com'];
 
 before(async () => {
-  assert.ok(fs.existsSync(LKPX), `${LKPX} missing: build it with cargo build --release -p importer`);
-  site = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-record-'));
-  const www = path.join(site, 'www');
-  for (const f of fs.readdirSync(DIST)) {
-    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
-  }
-  const epoch = path.join(site, 'epoch.git');
-  execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
-  execFileSync(LKPX, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch], { cwd: ROOT, stdio: 'pipe' });
-  // the pages at the site's root, as scripts/build-app.sh places them
-  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
-  const root = readJson(path.join(www, 'data', 'index.json'));
-  all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);
+  let www;
+  ({ site, www, all } = archiveSite('record'));
   srv = await serve(www);
 });
 

@@ -7,30 +7,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT, readJson } from './harness.mjs';
+import { serve, launch, archiveSite, readJson } from './harness.mjs';
 
-const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
 let srv;
 let root;
 let docs;
 
 before(async () => {
-  assert.ok(fs.existsSync(LKPX), `${LKPX} missing: build it with cargo build --release -p importer`);
-  site = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-search-'));
-  const www = path.join(site, 'www');
-  for (const f of fs.readdirSync(DIST)) {
-    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
-  }
-  const epoch = path.join(site, 'epoch.git');
-  execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
-  execFileSync(LKPX, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch], { cwd: ROOT, stdio: 'pipe' });
-  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
-  root = readJson(path.join(www, 'data', 'index.json'));
-  const all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);
+  let www;
+  let all;
+  ({ site, www, root, all } = archiveSite('search'));
   docs = all.map((r) => ({ summary: r, doc: readJson(path.join(www, 'data', 'd', `${r.id}.json.gz`)) }));
   srv = await serve(www);
 });

@@ -236,13 +236,23 @@ fn resolve_pending(
     imp.counts.skipped += other.len();
     for p in wanted {
         let ep = &epochs[p.epoch];
-        match ep.mail(p.commit) {
-            Ok(Blob::Mail(bytes)) => decode(ep, p.commit, &bytes, &p.scan, imp, replies),
-            Ok(Blob::NoMail) => {}
-            Err(e) => imp.errors.push(format!("{}: commit {}: {e}", ep.name, p.commit)),
+        if let Some(bytes) = mail_again(ep, p.commit, imp) {
+            decode(ep, p.commit, &bytes, &p.scan, imp, replies);
         }
     }
     take_fixes(epochs, patches, dataset, imp, replies);
+}
+
+/// A mail of the first pass read again (None when its commit holds none, or an error said why).
+fn mail_again(ep: &Epoch, commit: gix::ObjectId, imp: &mut Imported) -> Option<Vec<u8>> {
+    match ep.mail(commit) {
+        Ok(Blob::Mail(bytes)) => Some(bytes),
+        Ok(Blob::NoMail) => None,
+        Err(e) => {
+            imp.errors.push(format!("{}: commit {commit}: {e}", ep.name));
+            None
+        }
+    }
 }
 
 /// The patches (mails that name fixes, reverts or closed reports) that name a report read now or
@@ -273,15 +283,11 @@ fn take_fixes(
             continue;
         }
         let ep = &epochs[p.epoch];
-        match ep.mail(p.commit) {
-            Ok(Blob::Mail(bytes)) => {
-                imp.counts.decoded += 1;
-                imp.counts.fixes += 1;
-                let msg = mail::parse_message(&bytes);
-                replies.push(threads::fix_reply(&format!("{}@{}", ep.name, p.commit), &msg, &named, targets));
-            }
-            Ok(Blob::NoMail) => {}
-            Err(e) => imp.errors.push(format!("{}: commit {}: {e}", ep.name, p.commit)),
+        if let Some(bytes) = mail_again(ep, p.commit, imp) {
+            imp.counts.decoded += 1;
+            imp.counts.fixes += 1;
+            let msg = mail::parse_message(&bytes);
+            replies.push(threads::fix_reply(&format!("{}@{}", ep.name, p.commit), &msg, &named, targets));
         }
     }
 }
