@@ -41,6 +41,8 @@ const VIEWS = [
     await page.keyboard.press('/');
     await page.keyboard.type('btrfs');
     await page.locator('.options.open li').first().waitFor();
+    // the index's answer in (the next view's navigation would cut its fetches off)
+    await page.waitForFunction(() => document.getElementById('report-search-options')?.dataset.query === 'btrfs');
   }],
   ['the seed fio report (notes, tables, profile)', async (page) => {
     const r = index.reports[seedReport];

@@ -264,10 +264,10 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
                 class:open=move || open.get() && !raw.get().trim().is_empty()
                 data-query=move || found.with(|f| f.as_ref().map(|f| f.query.clone())).filter(|q| *q == query.get())
             >
-                <li class="more" class:hidden=move || found.with(|f| f.as_ref().is_none_or(|f| f.hints.is_empty() && f.meaning.is_none())) inner_html=move || found.with(|f| f.as_ref().map(said).unwrap_or_default())></li>
                 {items}
                 {move || (hits.with(|h| h.is_empty()) && !query.get().trim().is_empty())
                     .then(|| view! { <li class="more">{move || if rep.loading.get() || found.with(|f| f.as_ref().is_none_or(|f| f.query != query.get())) { "searching…" } else { "nothing matches" }}</li> })}
+                <li class="more" class:hidden=move || found.with(|f| f.as_ref().is_none_or(|f| f.hints.is_empty() && f.meaning.is_none())) inner_html=move || found.with(|f| f.as_ref().map(said).unwrap_or_default())></li>
             </ul>
         </div>
     }
