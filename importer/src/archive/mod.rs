@@ -267,15 +267,8 @@ fn take_fixes(
     if patches.is_empty() {
         return;
     }
-    // the reports a patch may name: the dataset's and those read now
-    let mut known = threads::NamedReports::default();
-    if let Some(d) = dataset {
-        match published_keys(d) {
-            Ok(k) => k.into_iter().for_each(|k| known.add(k)),
-            Err(e) => imp.errors.push(format!("the dataset's reports, for the patches that name them: {e}")),
-        }
-    }
-    imp.docs.iter().filter_map(threads::report_key).for_each(|k| known.add(k));
+    let (known, err) = named_reports(dataset, &imp.docs);
+    imp.errors.extend(err);
     for p in patches {
         let (targets, named) = known.find(&p.scan.names, p.scan.time);
         if targets.is_empty() {
@@ -292,8 +285,24 @@ fn take_fixes(
     }
 }
 
+/// The reports a patch may name: those `dataset` lists and `docs`; and why the dataset's could not
+/// be read, if so.
+pub fn named_reports(dataset: Option<&Path>, docs: &[Document]) -> (threads::NamedReports, Option<String>) {
+    let mut known = threads::NamedReports::default();
+    let err = match dataset.map(published_keys) {
+        Some(Ok(k)) => {
+            k.into_iter().for_each(|k| known.add(k));
+            None
+        }
+        Some(Err(e)) => Some(format!("the dataset's reports, for the patches that name them: {e}")),
+        None => None,
+    };
+    docs.iter().filter_map(threads::report_key).for_each(|k| known.add(k));
+    (known, err)
+}
+
 /// The Message-ID and head commit of every report the dataset lists.
-pub fn published_keys(dir: &Path) -> Result<Vec<threads::ReportKey>, String> {
+fn published_keys(dir: &Path) -> Result<Vec<threads::ReportKey>, String> {
     let root: Root = crate::store::dataset::read(dir, paths::INDEX)?;
     let mut all = root.newest.clone();
     for p in &root.pages {

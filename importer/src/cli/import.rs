@@ -231,14 +231,10 @@ fn take_file_patches(read: &mut Read, into: Option<&std::path::Path>) {
     if read.patches.is_empty() {
         return;
     }
-    let mut known = reader::threads::NamedReports::default();
-    if let Some(dir) = into {
-        match importer::archive::published_keys(dir) {
-            Ok(k) => k.into_iter().for_each(|k| known.add(k)),
-            Err(e) => eprintln!("error: {}: the reports the patches may name: {e}", dir.display()),
-        }
+    let (known, err) = importer::archive::named_reports(into, &read.docs);
+    if let Some(e) = err {
+        eprintln!("error: {e}");
     }
-    read.docs.iter().filter_map(reader::threads::report_key).for_each(|k| known.add(k));
     let (n, mut taken) = (read.patches.len(), 0);
     for p in std::mem::take(&mut read.patches) {
         let (targets, named) = known.find(&p.names, reader::threads::patch_time(&p.msg));
