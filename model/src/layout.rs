@@ -37,12 +37,9 @@ pub struct Root {
 }
 
 impl Root {
-    /// The files of the search index (shards and summaries), the empty buckets left out.
-    pub fn search_files(&self) -> impl Iterator<Item = &String> {
-        self.search
-            .iter()
-            .flat_map(|s| s.shards.iter().chain(&s.recent).chain(&s.summaries).chain(std::iter::once(&s.common)))
-            .filter(|f| !f.is_empty())
+    /// The files of the search index (shards, summaries, common terms), the empty buckets left out.
+    pub fn search_files(&self) -> impl Iterator<Item = String> + '_ {
+        self.search.iter().flat_map(crate::search::SearchIndex::files)
     }
 
     /// The file of `by_job` that holds the reports of job `key`, if there is one.

@@ -103,9 +103,19 @@ pub fn report_doc(report_id: &str) -> String {
     format!("d/{report_id}.json.gz")
 }
 
-/// A shard of the search index (`search::SearchShard`), named by its content hash.
+/// A file of the search index (`search::CommonTerms`), named by its content hash.
 pub fn search_shard(hash: &str) -> String {
     format!("q/{hash}.json.gz")
+}
+
+/// The folder of a segment of the search index (`search::Segment`), named by a hash of its files.
+pub fn search_segment(hash: &str) -> String {
+    format!("q/{hash}")
+}
+
+/// A file of segment `dir`: its shard (`kind` 't') or its summaries (`kind` 's') of `bucket`.
+pub fn search_file(dir: &str, kind: char, bucket: u32) -> String {
+    format!("{dir}/{kind}{bucket}.json.gz")
 }
 
 /// A page of the reports list, named by its content hash.
@@ -262,6 +272,7 @@ mod tests {
         assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json.gz");
         assert_eq!(report_doc("abc"), "d/abc.json.gz");
         assert_eq!(report_page("ab"), "l/ab.json.gz");
+        assert_eq!(search_file(&search_segment("ab"), 't', 3), "q/ab/t3.json.gz");
         assert_eq!(report_id_of_message("<a@b>"), hash_hex(b"a@b"));
         assert_eq!(report_id_of_message(" a@b "), hash_hex(b"a@b"));
         // every path lives in one of the published directories
@@ -275,6 +286,7 @@ mod tests {
             archive_state("1"),
             report_page("1"),
             search_shard("1"),
+            search_file(&search_segment("1"), 's', 0),
         ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");
         }

@@ -7,42 +7,87 @@
 use crate::{paths, ReportDoc, ReportSummary};
 use serde::{Deserialize, Serialize};
 
-/// The published index: `shards[paths::bucket_of(term, n)]` holds a term's reports dated before
-/// `since`, `recent[paths::bucket_of(term, r)]` those dated from it (the week of the newest report:
-/// a daily import rewrites the few recent shards, not the many others);
-/// `summaries[paths::bucket_of(id, m)]` a report's summary (a `ReportPage`). Each a power of two of
-/// files ("" for an empty one).
+/// The published index, in two segments: `main` holds the reports dated before `since` (or
+/// undated), `recent` those dated from it (the week of the newest report: a daily import rewrites
+/// the few files of `recent`, not the many of `main`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchIndex {
-    pub shards: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub recent: Vec<String>,
+    pub main: Segment,
+    #[serde(default, skip_serializing_if = "Segment::is_empty")]
+    pub recent: Segment,
     /// Unix seconds: the start of the recent reports' week (`recent_since`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<i64>,
-    pub summaries: Vec<String>,
     /// The capped terms (`CommonTerms`): a query looks up its other terms only, when it has any.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub common: String,
 }
 
 impl SearchIndex {
-    /// The shard file of `term` (None when no report has a term of that shard).
-    pub fn shard(&self, term: &str) -> Option<&str> {
-        let n = self.shards.len() as u32;
-        (n > 0).then(|| self.shards[paths::bucket_of(term, n) as usize].as_str()).filter(|s| !s.is_empty())
+    /// Every file of the index.
+    pub fn files(&self) -> impl Iterator<Item = String> + '_ {
+        self.main.files().chain(self.recent.files()).chain((!self.common.is_empty()).then(|| self.common.clone()))
+    }
+}
+
+/// A segment of the index: its terms' reports in shards by the term's hash
+/// (`paths::bucket_of(term, shards)`), and its reports' summaries (a `ReportPage` each) by the
+/// report id's hash — each a power of two of files, in one folder named by a hash of them all
+/// (`paths::search_segment`): the root names the folder and the counts, not every file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Segment {
+    /// `q/<hash>` ("" for a segment without reports).
+    pub dir: String,
+    pub shards: u32,
+    pub summaries: u32,
+    /// The shard buckets without a file (no term hashed there), ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_shard: Vec<u32>,
+    /// The summary buckets without a file, ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_summaries: Vec<u32>,
+}
+
+impl Segment {
+    pub fn is_empty(&self) -> bool {
+        self.dir.is_empty()
     }
 
-    /// The recent shard file of `term`.
-    pub fn recent_shard(&self, term: &str) -> Option<&str> {
-        let n = self.recent.len() as u32;
-        (n > 0).then(|| self.recent[paths::bucket_of(term, n) as usize].as_str()).filter(|s| !s.is_empty())
+    /// The shard file of `term` (None when no term of the segment hashes there).
+    pub fn shard(&self, term: &str) -> Option<String> {
+        let b = self.bucket(term, self.shards, &self.no_shard)?;
+        Some(paths::search_file(&self.dir, 't', b))
     }
 
     /// The summaries file of report `id`.
-    pub fn summaries_of(&self, id: &str) -> Option<&str> {
-        let n = self.summaries.len() as u32;
-        (n > 0).then(|| self.summaries[paths::bucket_of(id, n) as usize].as_str()).filter(|s| !s.is_empty())
+    pub fn summaries_of(&self, id: &str) -> Option<String> {
+        let b = self.bucket(id, self.summaries, &self.no_summaries)?;
+        Some(paths::search_file(&self.dir, 's', b))
+    }
+
+    fn bucket(&self, key: &str, n: u32, none: &[u32]) -> Option<u32> {
+        let b = (!self.is_empty() && n > 0).then(|| paths::bucket_of(key, n))?;
+        none.binary_search(&b).is_err().then_some(b)
+    }
+
+    /// Every file of the segment: shards, then summaries.
+    pub fn files(&self) -> impl Iterator<Item = String> + '_ {
+        self.kind_files('t', self.shards, &self.no_shard).chain(self.kind_files(
+            's',
+            self.summaries,
+            &self.no_summaries,
+        ))
+    }
+
+    /// The shard files of the segment.
+    pub fn shard_files(&self) -> impl Iterator<Item = String> + '_ {
+        self.kind_files('t', self.shards, &self.no_shard)
+    }
+
+    fn kind_files<'a>(&'a self, kind: char, n: u32, none: &'a [u32]) -> impl Iterator<Item = String> + 'a {
+        (0..if self.is_empty() { 0 } else { n })
+            .filter(move |b| none.binary_search(b).is_err())
+            .map(move |b| paths::search_file(&self.dir, kind, b))
     }
 }
 

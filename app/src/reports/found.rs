@@ -53,19 +53,23 @@ pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, Stri
         return Ok(found);
     }
     // each term's shard among the older reports and among the recent ones
-    let files: Vec<(Option<&str>, Option<&str>)> =
-        terms.iter().map(|t| (index.recent_shard(t), index.shard(t))).collect();
-    let mut distinct: Vec<&str> = files.iter().flat_map(|(r, m)| r.iter().chain(m)).copied().collect();
+    let files: Vec<(Option<String>, Option<String>)> =
+        terms.iter().map(|t| (index.recent.shard(t), index.main.shard(t))).collect();
+    let mut distinct: Vec<&str> = files.iter().flat_map(|(r, m)| r.iter().chain(m)).map(String::as_str).collect();
     distinct.sort_unstable();
     distinct.dedup();
     let shards: Vec<Arc<SearchShard>> = load_all(&distinct).await?;
-    let posting = |file: Option<&str>, term: &str| {
-        let shard = &shards[distinct.binary_search(&file?).ok()?];
+    let posting = |file: &Option<String>, term: &str| {
+        let shard = &shards[distinct.binary_search(&file.as_deref()?).ok()?];
         shard.terms.binary_search_by(|p| p.term.as_str().cmp(term)).ok().map(|i| &shard.terms[i])
     };
     let mut lists = Vec::new();
-    for (term, (recent, main)) in terms.iter().zip(&files) {
-        match search::joined(posting(*recent, term), posting(*main, term)) {
+    // a report is in one segment: the recent one when a recent list of its terms holds it
+    let mut recent: std::collections::HashSet<&str> = Default::default();
+    for (term, (new, old)) in terms.iter().zip(&files) {
+        let new = posting(new, term);
+        recent.extend(new.iter().flat_map(|p| p.reports.iter().map(String::as_str)));
+        match search::joined(new, posting(old, term)) {
             Some(p) => lists.push(p),
             None => return Ok(found),
         }
@@ -73,11 +77,15 @@ pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, Stri
     let refs: Vec<&search::Posting> = lists.iter().collect();
     let ids = search::intersect(&refs);
     found.candidates = ids.len();
+    let summaries_of = |id: &str| {
+        let segment = if recent.contains(id) { &index.recent } else { &index.main };
+        segment.summaries_of(id)
+    };
     for round in ids.chunks(ROUND).take(READ_MAX / ROUND) {
-        let files: Vec<&str> = round.iter().filter_map(|id| index.summaries_of(id)).collect();
-        let mut distinct = files.clone();
+        let mut distinct: Vec<String> = round.iter().filter_map(|id| summaries_of(id)).collect();
         distinct.sort_unstable();
         distinct.dedup();
+        let distinct: Vec<&str> = distinct.iter().map(String::as_str).collect();
         let pages: Vec<Arc<ReportPage>> = load_all(&distinct).await?;
         for id in round {
             let r = pages.iter().flat_map(|p| p.reports.iter()).find(|r| &r.id == id);

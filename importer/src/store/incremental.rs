@@ -368,11 +368,11 @@ fn old_terms(
         }
         return Ok(terms);
     };
-    let recent: BTreeSet<&String> = index.recent.iter().collect();
-    for rel in index.shards.iter().chain(&index.recent).filter(|s| !s.is_empty()) {
-        for p in read::<model::search::SearchShard>(dir, rel)?.terms {
+    let main = index.main.shard_files().map(|f| (f, false));
+    for (rel, recent) in main.chain(index.recent.shard_files().map(|f| (f, true))) {
+        for p in read::<model::search::SearchShard>(dir, &rel)?.terms {
             // (a recent list is whole unless the week had more reports of a term than a list holds)
-            if p.capped && !recent.contains(rel) {
+            if p.capped && !recent {
                 terms.capped.insert(p.term.clone());
             }
             let ids = p.reports.into_iter().filter(|id| !dropped(id));
@@ -435,7 +435,7 @@ pub fn add_with_state(
     stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
-    old_files.extend(root.search_files().cloned());
+    old_files.extend(root.search_files());
     old_files.extend(gone.iter().map(|h| paths::script(h)));
     old_files.extend(pages_gone);
     // the documents of old reports merged into others

@@ -376,9 +376,9 @@ impl Terms {
     }
 }
 
-/// The search index over `all` (newest first): each term's reports newest first (the newest
-/// `POSTINGS_MAX`, capped), in a power of two of shards by the term's hash; and the summaries in
-/// a power of two of files by the report's id.
+/// The search index over `all` (newest first), in two segments by `SearchIndex::since`: each
+/// term's reports newest first (the newest `POSTINGS_MAX`, capped), and the reports' summaries
+/// (`search::Segment`); the capped terms listed apart.
 pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
     use model::search::{Posting, POSTINGS_MAX};
     let mut index = SearchIndex {
@@ -386,9 +386,10 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         ..Default::default()
     };
     let since = index.since.unwrap_or(i64::MAX);
+    let is_recent = |r: &ReportSummary| r.time.is_some_and(|t| t >= since);
     // newest first; a report without a date is among the older ones
     let rank: HashMap<&str, (usize, bool)> =
-        all.iter().enumerate().map(|(i, r)| (r.id.as_str(), (i, r.time.is_some_and(|t| t >= since)))).collect();
+        all.iter().enumerate().map(|(i, r)| (r.id.as_str(), (i, is_recent(r)))).collect();
     let (mut main, mut recent): (Vec<Posting>, Vec<Posting>) = (Vec::new(), Vec::new());
     for (term, ids) in terms.reports {
         let mut ids: Vec<((usize, bool), String)> =
@@ -414,31 +415,24 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         index.common = paths::search_shard(&paths::content_hash(&bytes));
         files.push((index.common.clone(), at_rest(&bytes)));
     }
-    index.shards = shard_files(main, &mut files);
-    index.recent = shard_files(recent, &mut files);
-    let m = all.len().div_ceil(model::search::SUMMARIES).max(1).next_power_of_two() as u32;
-    let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
-    for r in all {
-        buckets[paths::bucket_of(&r.id, m) as usize].push(model::search::result_summary(r));
-    }
-    for reports in buckets {
-        if reports.is_empty() {
-            index.summaries.push(String::new());
-            continue;
-        }
-        let file = page_file(reports);
-        index.summaries.push(file.0.clone());
-        files.push(file);
-    }
+    let (new, old): (Vec<&ReportSummary>, Vec<&ReportSummary>) = all.iter().partition(|r| is_recent(r));
+    index.main = segment_files(main, &old, &mut files);
+    index.recent = segment_files(recent, &new, &mut files);
     (files, index)
 }
 
-/// `postings` in a power of two of shards by the term's hash, about `SHARD_POSTINGS` postings
-/// each (none for none), added to `files`; their paths by bucket ("" for an empty one).
-fn shard_files(postings: Vec<model::search::Posting>, files: &mut Vec<File>) -> Vec<String> {
-    use model::search::{SearchShard, SHARD_POSTINGS};
-    if postings.is_empty() {
-        return Vec::new();
+/// A segment of the index over `postings` and the summaries of `reports`, its files added to
+/// `files`: the postings in a power of two of shards by the term's hash, about `SHARD_POSTINGS`
+/// each; the summaries in a power of two of files by the report id's hash, about `SUMMARIES` each;
+/// in a folder named by a hash of them all.
+fn segment_files(
+    postings: Vec<model::search::Posting>,
+    reports: &[&ReportSummary],
+    files: &mut Vec<File>,
+) -> model::search::Segment {
+    use model::search::{SearchShard, Segment, SHARD_POSTINGS, SUMMARIES};
+    if postings.is_empty() && reports.is_empty() {
+        return Segment::default();
     }
     let total: usize = postings.iter().map(|p| p.reports.len()).sum();
     let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
@@ -446,18 +440,41 @@ fn shard_files(postings: Vec<model::search::Posting>, files: &mut Vec<File>) -> 
     for p in postings {
         shards[paths::bucket_of(&p.term, n) as usize].push(p);
     }
-    let mut names = Vec::new();
-    for terms in shards {
-        if terms.is_empty() {
-            names.push(String::new());
-            continue;
-        }
-        let bytes = json(&SearchShard { schema: SCHEMA_VERSION, terms });
-        let rel = paths::search_shard(&paths::content_hash(&bytes));
-        names.push(rel.clone());
-        files.push((rel, at_rest(&bytes)));
+    let m = reports.len().div_ceil(SUMMARIES).max(1).next_power_of_two() as u32;
+    let mut pages: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
+    for r in reports {
+        pages[paths::bucket_of(&r.id, m) as usize].push(model::search::result_summary(r));
     }
-    names
+    let shards: Vec<Option<Vec<u8>>> = shards
+        .into_iter()
+        .map(|terms| (!terms.is_empty()).then(|| json(&SearchShard { schema: SCHEMA_VERSION, terms })))
+        .collect();
+    let pages: Vec<Option<Vec<u8>>> = pages
+        .into_iter()
+        .map(|reports| (!reports.is_empty()).then(|| json(&ReportPage { schema: SCHEMA_VERSION, reports })))
+        .collect();
+    let none = |v: &[Option<Vec<u8>>]| (0..v.len() as u32).filter(|&b| v[b as usize].is_none()).collect();
+    let mut all = Vec::new();
+    for b in shards.iter().chain(&pages) {
+        all.extend_from_slice(b.as_deref().unwrap_or(b"-\n"));
+    }
+    let segment = Segment {
+        dir: paths::search_segment(&paths::content_hash(&all)),
+        shards: n,
+        summaries: m,
+        no_shard: none(&shards),
+        no_summaries: none(&pages),
+    };
+    let mut add = |kind: char, v: Vec<Option<Vec<u8>>>| {
+        for (b, bytes) in v.into_iter().enumerate() {
+            if let Some(bytes) = bytes {
+                files.push((paths::search_file(&segment.dir, kind, b as u32), at_rest(&bytes)));
+            }
+        }
+    };
+    add('t', shards);
+    add('s', pages);
+    segment
 }
 
 /// The root over testcase entries and every report's summary (any order), stamped with its
@@ -609,5 +626,77 @@ mod tests {
         let changes = (0..n).map(|i| ChangeRecord { change: i as f64, ..Default::default() }).collect();
         let lens: Vec<usize> = pages_of(changes, &jobs).iter().map(Vec::len).collect();
         assert_eq!(lens, vec![model::CHANGES_FIRST, model::CHANGES_PAGE_MAX, 10]);
+    }
+
+    /// `n` reports six hours apart ending on a Wednesday noon, each with the terms `w<i % 97>`,
+    /// `x<i % 13>` and `r<i>`.
+    fn reports(n: usize) -> (Vec<ReportSummary>, Terms) {
+        let end = 1_733_313_600; // Wed 2024-12-04 12:00 UTC
+        let mut terms = Terms::default();
+        let mut all = Vec::new();
+        for i in 0..n {
+            let id = format!("{i:016x}");
+            for t in [format!("w{}", i % 97), format!("x{}", i % 13), format!("r{i}")] {
+                terms.reports.entry(t).or_default().insert(id.clone());
+            }
+            all.push(ReportSummary { id, time: Some(end - (n - 1 - i) as i64 * 21_600), ..Default::default() });
+        }
+        (newest_first(all), terms)
+    }
+
+    fn read_at<T: serde::de::DeserializeOwned>(files: &[File], rel: &str) -> T {
+        let (_, bytes) = files.iter().find(|(r, _)| r == rel).unwrap_or_else(|| panic!("{rel} written"));
+        let json = crate::store::dataset::unpacked(rel, bytes.clone()).unwrap();
+        serde_json::from_slice(&json).unwrap()
+    }
+
+    /// The index names exactly the files it writes; each term's reports are in the shard of its
+    /// segment that the index gives, newest first, each report's summary in the file it gives.
+    #[test]
+    fn the_index_finds_every_term_and_summary_in_the_files_it_names() {
+        let (all, terms) = reports(3_000);
+        let want: BTreeMap<String, BTreeSet<String>> = terms.reports.clone();
+        let (files, index) = search_files(&all, terms);
+        let named: BTreeSet<String> = index.files().collect();
+        let written: BTreeSet<String> = files.iter().map(|f| f.0.clone()).collect();
+        assert_eq!(named, written);
+        assert!(!index.recent.is_empty() && !index.main.is_empty());
+        let since = index.since.unwrap();
+        let recent = |id: &String| all.iter().find(|r| &r.id == id).unwrap().time.unwrap() >= since;
+        for (term, ids) in &want {
+            let mut found = Vec::new();
+            for seg in [&index.recent, &index.main] {
+                let Some(rel) = seg.shard(term) else { continue };
+                let shard: model::search::SearchShard = read_at(&files, &rel);
+                found.extend(shard.terms.into_iter().filter(|p| &p.term == term).flat_map(|p| p.reports));
+            }
+            let mut ids: Vec<&String> = ids.iter().collect();
+            ids.sort_by_key(|id| std::cmp::Reverse(*id));
+            let found: Vec<&String> = found.iter().collect();
+            assert_eq!(found, ids, "{term}");
+        }
+        for r in &all {
+            let seg = if recent(&r.id) { &index.recent } else { &index.main };
+            let page: ReportPage = read_at(&files, &seg.summaries_of(&r.id).unwrap());
+            assert!(page.reports.iter().any(|s| s.id == r.id), "{}", r.id);
+        }
+    }
+
+    /// A newer report in the same week rewrites the recent segment only: the older reports'
+    /// folder keeps its name and files, and fewer than 20 files are new.
+    #[test]
+    fn a_report_of_this_week_leaves_the_older_reports_segment_alone() {
+        let (all, terms) = reports(3_001);
+        let newest = format!("{:016x}", 3_000);
+        let mut old_terms = Terms { reports: terms.reports.clone(), ..Default::default() };
+        old_terms.reports.values_mut().for_each(|ids| ids.retain(|id| id != &newest));
+        old_terms.reports.retain(|_, ids| !ids.is_empty());
+        let (old_files, old) = search_files(&all[1..], old_terms);
+        let (files, new) = search_files(&all, terms);
+        assert_eq!(old.since, new.since, "the same week");
+        assert_eq!(old.main, new.main);
+        let before: BTreeSet<&String> = old_files.iter().map(|f| &f.0).collect();
+        let added = files.iter().filter(|f| !before.contains(&f.0)).count();
+        assert!((1..=20).contains(&added), "{added} files written");
     }
 }
