@@ -11,7 +11,8 @@
 // Bytes: every response for the query after the HTML page itself (pagefind.js, its worker, its wasm, entry,
 // meta, index chunks, fragments), counted twice: as nginx sent them ($bytes_sent: headers + body as sent,
 // gzip'd where nginx gzips) and as Chromium received them (Playwright's request sizes: response headers +
-// body as transferred, as /work/shared/bench/search-check.mjs counts). Split: runtime (.js, wasm) vs data.
+// body as transferred, as /work/shared/bench/search-check.mjs counts; it sees the worker script's headers but
+// not its body, ~12 KB short: the nginx figure is the one to read). Split: runtime (.js, wasm) vs data.
 // Found: want[0] is a substring of the title, content or url of one of the first 8 results.
 // Times: import+init (runtime, entry, meta), and search() call to the data of its first 8 results.
 import { createRequire } from 'node:module';
@@ -55,12 +56,20 @@ http {
 }
 `);
 fs.writeFileSync(accessLog, '');
-execFileSync('nginx', ['-e', path.join(nx, 'error.log'), '-c', conf], { stdio: 'inherit' });
-const stopNginx = () => { try { execFileSync('nginx', ['-e', path.join(nx, 'error.log'), '-c', conf, '-s', 'quit']); } catch {} };
+// (nginx warns of the js and wasm types given twice, as with the project's conf: harmless)
+execFileSync('nginx', ['-e', path.join(nx, 'error.log'), '-c', conf], { stdio: ['ignore', 'inherit', 'pipe'] });
+let running = true;
+const stopNginx = () => {
+  if (!running) return;
+  running = false;
+  try { execFileSync('nginx', ['-e', path.join(nx, 'error.log'), '-c', conf, '-s', 'quit'], { stdio: 'pipe' }); } catch {}
+};
 process.on('exit', stopNginx);
 
 /** runtime (the JS and wasm Pagefind runs) or data (entry, meta, index chunks, fragments, filters). */
 const partOf = (url) => (/\.js(\?|$)|\.pagefind(\?|$)|\.wasm(\?|$)/.test(url) ? 'runtime' : 'data');
+/** The data's parts: meta (entry + pf_meta, the same for every query), index chunks, fragments (results). */
+const dataPartOf = (url) => (/\.pf_index$/.test(url) ? 'index' : /\.pf_fragment$/.test(url) ? 'fragments' : /\.pf_filter$/.test(url) ? 'filter' : 'meta');
 /** Requests of the query: all but the page itself (and a favicon). */
 const counted = (url) => !/^\/(index\.html)?(\?.*)?$/.test(url) && !url.startsWith('/favicon');
 
@@ -98,12 +107,13 @@ for (const c of cases) {
   await Promise.all(pending);
   await ctx.close();
   await new Promise((ok) => setTimeout(ok, 100)); // nginx writes a request's log line as it ends
-  const sent = { runtime: 0, data: 0, n: 0 };
+  const sent = { runtime: 0, data: 0, n: 0, meta: 0, index: 0, fragments: 0, filter: 0 };
   const log = fs.readFileSync(accessLog, 'utf8').slice(logStart);
   for (const line of log.split('\n').filter(Boolean)) {
     const [url, , bytes] = line.split(' ');
     if (!counted(url)) continue;
     sent[partOf(url)] += Number(bytes);
+    if (partOf(url) === 'data') sent[dataPartOf(url)] += Number(bytes);
     sent.n++;
   }
   const want = c.want[0];
@@ -117,11 +127,11 @@ stopNginx();
 const kb = (b) => (b / 1024).toFixed(1);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b), m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 console.log(`Pagefind over ${path.resolve(siteDir)}, nginx gzip 6 on ${base}, fresh context per query; KB = 1024 bytes`);
-console.log('found  rank results  req  runtime KB  data KB  total KB  (browser KB)  init ms  search ms  query');
+console.log('found  rank results  req  runtime KB  data KB (meta + index + fragments)  total KB  (browser KB)  init ms  search ms  query');
 for (const r of rows) {
   const tot = r.sent.runtime + r.sent.data;
   console.log(`${r.rank >= 0 ? 'yes  ' : 'NO   '}  ${String(r.rank >= 0 ? r.rank + 1 : '-').padStart(4)} ${String(r.results).padStart(7)} ${String(r.sent.n).padStart(4)}`
-    + ` ${kb(r.sent.runtime).padStart(11)} ${kb(r.sent.data).padStart(8)} ${kb(tot).padStart(9)} ${('(' + kb(r.seen.runtime + r.seen.data) + ')').padStart(13)}`
+    + ` ${kb(r.sent.runtime).padStart(11)} ${kb(r.sent.data).padStart(8)} ${`(${kb(r.sent.meta)} + ${kb(r.sent.index)} + ${kb(r.sent.fragments)})`.padStart(25)} ${kb(tot).padStart(9)} ${('(' + kb(r.seen.runtime + r.seen.data) + ')').padStart(13)}`
     + ` ${r.init_ms.toFixed(0).padStart(8)} ${r.search_ms.toFixed(0).padStart(10)}  ${r.q.length > 60 ? r.q.slice(0, 57) + '...' : r.q}`);
   if (r.rank < 0) console.log(`       want '${r.want}'; first result: ${r.first.slice(0, 100) || 'none'}`);
 }
@@ -131,7 +141,10 @@ const found = rows.filter((r) => r.rank >= 0).length;
 console.log(`found ${found}/${rows.length} (want[0] in the title, content or url of one of the first 8 results)`);
 stat('bytes/query total (nginx)', col((r) => r.sent.runtime + r.sent.data), (b) => `${kb(b)} KB`);
 stat('  runtime (js + wasm)', col((r) => r.sent.runtime), (b) => `${kb(b)} KB`);
-stat('  data (index, fragments)', col((r) => r.sent.data), (b) => `${kb(b)} KB`);
+stat('  data', col((r) => r.sent.data), (b) => `${kb(b)} KB`);
+stat('    meta (entry + pf_meta)', col((r) => r.sent.meta), (b) => `${kb(b)} KB`);
+stat('    index chunks', col((r) => r.sent.index), (b) => `${kb(b)} KB`);
+stat('    fragments', col((r) => r.sent.fragments), (b) => `${kb(b)} KB`);
 stat('bytes/query (Chromium)', col((r) => r.seen.runtime + r.seen.data), (b) => `${kb(b)} KB`);
 stat('import + init', col((r) => r.init_ms), (t) => `${t.toFixed(0)} ms`);
 stat('search() to 8 results data', col((r) => r.search_ms), (t) => `${t.toFixed(0)} ms`);

@@ -24,28 +24,35 @@ pub struct SearchIndex {
 }
 
 impl SearchIndex {
+    /// The summaries file of the report `key` (`joined`: the recent reports first, then the
+    /// others), and its place there.
+    pub fn summary_of(&self, key: u32) -> Option<(String, usize)> {
+        match key.checked_sub(self.recent.reports) {
+            None => self.recent.summary_of(key),
+            Some(o) => self.main.summary_of(o),
+        }
+    }
+
     /// Every file of the index.
     pub fn files(&self) -> impl Iterator<Item = String> + '_ {
         self.main.files().chain(self.recent.files()).chain((!self.common.is_empty()).then(|| self.common.clone()))
     }
 }
 
-/// A segment of the index: its terms' reports in shards by the term's hash
-/// (`paths::bucket_of(term, shards)`), and its reports' summaries (a `ReportPage` each) by the
-/// report id's hash — each a power of two of files, in one folder named by a hash of them all
-/// (`paths::search_segment`): the root names the folder and the counts, not every file.
+/// A segment of the index: its reports (numbered newest first from 0, their ordinals), its
+/// terms' ordinals in shards by the term's hash (`paths::bucket_of(term, shards)`, a power of two),
+/// and its reports' summaries in order, `SUMMARIES` a file (`ReportPage`s: file `o / SUMMARIES`,
+/// place `o % SUMMARIES`); all in one folder named by a hash of them all (`paths::search_segment`):
+/// the root names the folder and the counts, not every file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Segment {
     /// `q/<hash>` ("" for a segment without reports).
     pub dir: String,
+    pub reports: u32,
     pub shards: u32,
-    pub summaries: u32,
     /// The shard buckets without a file (no term hashed there), ascending.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub no_shard: Vec<u32>,
-    /// The summary buckets without a file, ascending.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub no_summaries: Vec<u32>,
 }
 
 impl Segment {
@@ -55,39 +62,31 @@ impl Segment {
 
     /// The shard file of `term` (None when no term of the segment hashes there).
     pub fn shard(&self, term: &str) -> Option<String> {
-        let b = self.bucket(term, self.shards, &self.no_shard)?;
-        Some(paths::search_file(&self.dir, 't', b))
+        let b = (!self.is_empty() && self.shards > 0).then(|| paths::bucket_of(term, self.shards))?;
+        self.no_shard.binary_search(&b).is_err().then(|| paths::search_file(&self.dir, 't', b))
     }
 
-    /// The summaries file of report `id`.
-    pub fn summaries_of(&self, id: &str) -> Option<String> {
-        let b = self.bucket(id, self.summaries, &self.no_summaries)?;
-        Some(paths::search_file(&self.dir, 's', b))
-    }
-
-    fn bucket(&self, key: &str, n: u32, none: &[u32]) -> Option<u32> {
-        let b = (!self.is_empty() && n > 0).then(|| paths::bucket_of(key, n))?;
-        none.binary_search(&b).is_err().then_some(b)
+    /// The summaries file of the report of `ordinal`, and its place there.
+    pub fn summary_of(&self, ordinal: u32) -> Option<(String, usize)> {
+        let s = SUMMARIES as u32;
+        (ordinal < self.reports).then(|| (paths::search_file(&self.dir, 's', ordinal / s), (ordinal % s) as usize))
     }
 
     /// Every file of the segment: shards, then summaries.
     pub fn files(&self) -> impl Iterator<Item = String> + '_ {
-        self.kind_files('t', self.shards, &self.no_shard).chain(self.kind_files(
-            's',
-            self.summaries,
-            &self.no_summaries,
-        ))
+        self.shard_files().chain(self.summary_files())
+    }
+
+    /// The summaries files of the segment, in order.
+    pub fn summary_files(&self) -> impl Iterator<Item = String> + '_ {
+        (0..self.reports.div_ceil(SUMMARIES as u32)).map(|b| paths::search_file(&self.dir, 's', b))
     }
 
     /// The shard files of the segment.
     pub fn shard_files(&self) -> impl Iterator<Item = String> + '_ {
-        self.kind_files('t', self.shards, &self.no_shard)
-    }
-
-    fn kind_files<'a>(&'a self, kind: char, n: u32, none: &'a [u32]) -> impl Iterator<Item = String> + 'a {
-        (0..if self.is_empty() { 0 } else { n })
-            .filter(move |b| none.binary_search(b).is_err())
-            .map(move |b| paths::search_file(&self.dir, kind, b))
+        (0..if self.is_empty() { 0 } else { self.shards })
+            .filter(|b| self.no_shard.binary_search(b).is_err())
+            .map(|b| paths::search_file(&self.dir, 't', b))
     }
 }
 
@@ -129,13 +128,42 @@ pub struct SearchShard {
     pub terms: Vec<Posting>,
 }
 
-/// A term and its reports (ids), newest first (`newest_first` order of their summaries).
+/// A term and its reports in a segment: their ordinals ascending (newest first), written as
+/// gaps — the first ordinal, then each one's distance from the one before — so that a list of
+/// hundreds of reports is a few bytes a report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Posting {
     pub term: String,
-    pub reports: Vec<String>,
-    /// Found in more reports than `POSTINGS_MAX`: `reports` are the newest of them.
+    pub gaps: Vec<u32>,
+    /// Found in more reports than `POSTINGS_MAX`: the list holds the newest of them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
+}
+
+impl Posting {
+    /// The posting of `term` over `ordinals` (ascending, distinct).
+    pub fn new(term: String, ordinals: &[u32], capped: bool) -> Posting {
+        let gaps = ordinals.iter().scan(0, |last, &o| Some(o - std::mem::replace(last, o))).collect();
+        Posting { term, gaps, capped }
+    }
+
+    /// The ordinals, ascending.
+    pub fn ordinals(&self) -> Vec<u32> {
+        self.gaps
+            .iter()
+            .scan(0u32, |o, g| {
+                *o = o.saturating_add(*g);
+                Some(*o)
+            })
+            .collect()
+    }
+}
+
+/// A term's reports in the whole index, newest first, as keys: the recent segment's ordinals,
+/// then the main segment's after them (`SearchIndex::summary_of`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listed {
+    pub keys: Vec<u32>,
     pub capped: bool,
 }
 
@@ -147,12 +175,13 @@ pub fn recent_since(newest: i64) -> i64 {
     monday * 86_400
 }
 
-/// A term's reports, newest first: its recent ones, then the others.
-pub fn joined(recent: Option<&Posting>, main: Option<&Posting>) -> Option<Posting> {
-    let (r, m) = (recent.map_or(&[][..], |p| &p.reports[..]), main.map_or(&[][..], |p| &p.reports[..]));
-    let term = recent.or(main)?.term.clone();
+/// A term's reports, newest first: its recent ones (of `recent_reports`), then the others.
+pub fn joined(recent: Option<&Posting>, main: Option<&Posting>, recent_reports: u32) -> Option<Listed> {
+    recent.or(main)?;
     let capped = recent.is_some_and(|p| p.capped) || main.is_some_and(|p| p.capped);
-    Some(Posting { term, reports: r.iter().chain(m).cloned().collect(), capped })
+    let mut keys = recent.map(Posting::ordinals).unwrap_or_default();
+    keys.extend(main.iter().flat_map(|p| p.ordinals()).map(|o| o.saturating_add(recent_reports)));
+    Some(Listed { keys, capped })
 }
 
 /// Reports a term lists at most (the newest). A term in more (`kernel`, `regression`) narrows
@@ -462,13 +491,12 @@ pub fn rank(q: &Query, results: &mut [ReportSummary]) {
 /// The reports found in every list of `lists` (each newest first), newest first: the
 /// intersection of the uncapped ones when there are any (a capped list is only the newest
 /// reports of a common word), else of all.
-pub fn intersect(lists: &[&Posting]) -> Vec<String> {
-    let full: Vec<&&Posting> = lists.iter().filter(|p| !p.capped).collect();
-    let used: Vec<&Posting> = if full.is_empty() { lists.to_vec() } else { full.into_iter().copied().collect() };
+pub fn intersect(lists: &[Listed]) -> Vec<u32> {
+    let full: Vec<&Listed> = lists.iter().filter(|p| !p.capped).collect();
+    let used: Vec<&Listed> = if full.is_empty() { lists.iter().collect() } else { full };
     let Some((first, rest)) = used.split_first() else { return Vec::new() };
-    let sets: Vec<std::collections::HashSet<&str>> =
-        rest.iter().map(|p| p.reports.iter().map(String::as_str).collect()).collect();
-    first.reports.iter().filter(|id| sets.iter().all(|s| s.contains(id.as_str()))).cloned().collect()
+    // every list ascending
+    first.keys.iter().filter(|k| rest.iter().all(|l| l.keys.binary_search(k).is_ok())).copied().collect()
 }
 
 #[cfg(test)]
@@ -556,13 +584,13 @@ mod tests {
         assert_eq!(recent_since(day(2026, 12, 1) + 36_000), day(2026, 11, 30));
         assert_eq!(recent_since(day(2026, 11, 30)), day(2026, 11, 30), "a Monday is its own week");
         assert_eq!(recent_since(day(2026, 12, 6) + 86_399), day(2026, 11, 30), "Sunday's last second");
-        let p = |ids: &[&str], capped| Posting {
-            term: "t".into(),
-            reports: ids.iter().map(|s| s.to_string()).collect(),
-            capped,
-        };
-        assert_eq!(joined(Some(&p(&["r9"], false)), Some(&p(&["r5", "r1"], true))), Some(p(&["r9", "r5", "r1"], true)));
-        assert_eq!(joined(None, None), None);
+        let (new, old) = (Posting::new("t".into(), &[0, 3], false), Posting::new("t".into(), &[1, 4, 40], true));
+        assert_eq!(new.gaps, [0, 3]);
+        assert_eq!(old.gaps, [1, 3, 36]);
+        assert_eq!(old.ordinals(), [1, 4, 40]);
+        assert_eq!(joined(Some(&new), Some(&old), 5), Some(Listed { keys: vec![0, 3, 6, 9, 45], capped: true }));
+        assert_eq!(joined(None, Some(&new), 5), Some(Listed { keys: vec![5, 8], capped: false }));
+        assert_eq!(joined(None, None, 5), None);
     }
 
     #[test]
@@ -574,15 +602,11 @@ mod tests {
 
     #[test]
     fn uncapped_lists_decide_and_order_is_kept() {
-        let p = |ids: &[&str], capped| Posting {
-            term: String::new(),
-            reports: ids.iter().map(|s| s.to_string()).collect(),
-            capped,
-        };
-        let (a, b, common) = (p(&["r9", "r7", "r5", "r1"], false), p(&["r7", "r1"], false), p(&["r9"], true));
-        assert_eq!(intersect(&[&a, &b]), ["r7", "r1"]);
-        assert_eq!(intersect(&[&a, &b, &common]), ["r7", "r1"], "a capped list narrows nothing");
-        assert_eq!(intersect(&[&common]), ["r9"]);
+        let p = |keys: &[u32], capped| Listed { keys: keys.to_vec(), capped };
+        let (a, b, common) = (p(&[1, 5, 7, 9], false), p(&[1, 7], false), p(&[0], true));
+        assert_eq!(intersect(&[a.clone(), b.clone()]), [1, 7]);
+        assert_eq!(intersect(&[a, b, common.clone()]), [1, 7], "a capped list narrows nothing");
+        assert_eq!(intersect(&[common]), [0]);
         assert!(intersect(&[]).is_empty());
     }
 }

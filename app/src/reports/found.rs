@@ -64,32 +64,23 @@ pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, Stri
         shard.terms.binary_search_by(|p| p.term.as_str().cmp(term)).ok().map(|i| &shard.terms[i])
     };
     let mut lists = Vec::new();
-    // a report is in one segment: the recent one when a recent list of its terms holds it
-    let mut recent: std::collections::HashSet<&str> = Default::default();
     for (term, (new, old)) in terms.iter().zip(&files) {
-        let new = posting(new, term);
-        recent.extend(new.iter().flat_map(|p| p.reports.iter().map(String::as_str)));
-        match search::joined(new, posting(old, term)) {
+        match search::joined(posting(new, term), posting(old, term), index.recent.reports) {
             Some(p) => lists.push(p),
             None => return Ok(found),
         }
     }
-    let refs: Vec<&search::Posting> = lists.iter().collect();
-    let ids = search::intersect(&refs);
-    found.candidates = ids.len();
-    let summaries_of = |id: &str| {
-        let segment = if recent.contains(id) { &index.recent } else { &index.main };
-        segment.summaries_of(id)
-    };
-    for round in ids.chunks(ROUND).take(READ_MAX / ROUND) {
-        let mut distinct: Vec<String> = round.iter().filter_map(|id| summaries_of(id)).collect();
+    let keys = search::intersect(&lists);
+    found.candidates = keys.len();
+    for round in keys.chunks(ROUND).take(READ_MAX / ROUND) {
+        let places: Vec<(String, usize)> = round.iter().filter_map(|&k| index.summary_of(k)).collect();
+        let mut distinct: Vec<&str> = places.iter().map(|(f, _)| f.as_str()).collect();
         distinct.sort_unstable();
         distinct.dedup();
-        let distinct: Vec<&str> = distinct.iter().map(String::as_str).collect();
         let pages: Vec<Arc<ReportPage>> = load_all(&distinct).await?;
-        for id in round {
-            let r = pages.iter().flat_map(|p| p.reports.iter()).find(|r| &r.id == id);
-            if let Some(r) = r.filter(|r| search::passes(&q, r)) {
+        for (file, at) in &places {
+            let page = &pages[distinct.binary_search(&file.as_str()).unwrap_or_default()];
+            if let Some(r) = page.reports.get(*at).filter(|r| search::passes(&q, r)) {
                 found.reports.push(r.clone());
             }
         }

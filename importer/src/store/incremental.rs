@@ -368,15 +368,25 @@ fn old_terms(
         }
         return Ok(terms);
     };
-    let main = index.main.shard_files().map(|f| (f, false));
-    for (rel, recent) in main.chain(index.recent.shard_files().map(|f| (f, true))) {
-        for p in read::<model::search::SearchShard>(dir, &rel)?.terms {
-            // (a recent list is whole unless the week had more reports of a term than a list holds)
-            if p.capped && !recent {
-                terms.capped.insert(p.term.clone());
+    for (segment, recent) in [(&index.main, false), (&index.recent, true)] {
+        // the segment's reports by ordinal: its summaries in order
+        let mut ids: Vec<String> = Vec::with_capacity(segment.reports as usize);
+        for rel in segment.summary_files() {
+            ids.extend(read::<model::ReportPage>(dir, &rel)?.reports.into_iter().map(|r| r.id));
+        }
+        for rel in segment.shard_files() {
+            for p in read::<model::search::SearchShard>(dir, &rel)?.terms {
+                // (a recent list is whole unless the week had more reports of a term than a list holds)
+                if p.capped && !recent {
+                    terms.capped.insert(p.term.clone());
+                }
+                let listed = p
+                    .ordinals()
+                    .into_iter()
+                    .map(|o| ids.get(o as usize).cloned().ok_or_else(|| format!("{rel}: {}: no report {o}", p.term)));
+                let listed = listed.collect::<Result<Vec<String>, String>>()?;
+                terms.reports.entry(p.term).or_default().extend(listed.into_iter().filter(|id| !dropped(id)));
             }
-            let ids = p.reports.into_iter().filter(|id| !dropped(id));
-            terms.reports.entry(p.term).or_default().extend(ids);
         }
     }
     Ok(terms)

@@ -386,25 +386,27 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         ..Default::default()
     };
     let since = index.since.unwrap_or(i64::MAX);
-    let is_recent = |r: &ReportSummary| r.time.is_some_and(|t| t >= since);
     // newest first; a report without a date is among the older ones
-    let rank: HashMap<&str, (usize, bool)> =
-        all.iter().enumerate().map(|(i, r)| (r.id.as_str(), (i, is_recent(r)))).collect();
+    let (new, old): (Vec<&ReportSummary>, Vec<&ReportSummary>) =
+        all.iter().partition(|r| r.time.is_some_and(|t| t >= since));
+    let ordinal: HashMap<&str, (bool, u32)> = (new.iter().enumerate().map(|(i, r)| (r.id.as_str(), (true, i as u32))))
+        .chain(old.iter().enumerate().map(|(i, r)| (r.id.as_str(), (false, i as u32))))
+        .collect();
     let (mut main, mut recent): (Vec<Posting>, Vec<Posting>) = (Vec::new(), Vec::new());
     for (term, ids) in terms.reports {
-        let mut ids: Vec<((usize, bool), String)> =
-            ids.into_iter().filter_map(|id| Some((*rank.get(id.as_str())?, id))).collect();
-        ids.sort_unstable();
-        let (new, old): (Vec<_>, Vec<_>) = ids.into_iter().partition(|x| x.0 .1);
-        let posting = |ids: Vec<((usize, bool), String)>, carried: bool, out: &mut Vec<Posting>| {
-            if !ids.is_empty() {
-                let capped = ids.len() > POSTINGS_MAX || carried;
-                let reports = ids.into_iter().take(POSTINGS_MAX).map(|x| x.1).collect();
-                out.push(Posting { term: term.clone(), reports, capped });
+        let (mut r, mut m): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        for (is_new, o) in ids.iter().filter_map(|id| ordinal.get(id.as_str())) {
+            if *is_new { &mut r } else { &mut m }.push(*o);
+        }
+        let posting = |mut ordinals: Vec<u32>, carried: bool, out: &mut Vec<Posting>| {
+            if !ordinals.is_empty() {
+                ordinals.sort_unstable();
+                let capped = ordinals.len() > POSTINGS_MAX || carried;
+                out.push(Posting::new(term.clone(), &ordinals[..ordinals.len().min(POSTINGS_MAX)], capped));
             }
         };
-        posting(new, false, &mut recent);
-        posting(old, terms.capped.contains(&term), &mut main);
+        posting(r, false, &mut recent);
+        posting(m, terms.capped.contains(&term), &mut main);
     }
     let mut common: Vec<String> = main.iter().chain(&recent).filter(|p| p.capped).map(|p| p.term.clone()).collect();
     common.sort();
@@ -415,65 +417,58 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
         index.common = paths::search_shard(&paths::content_hash(&bytes));
         files.push((index.common.clone(), at_rest(&bytes)));
     }
-    let (new, old): (Vec<&ReportSummary>, Vec<&ReportSummary>) = all.iter().partition(|r| is_recent(r));
     index.main = segment_files(main, &old, &mut files);
     index.recent = segment_files(recent, &new, &mut files);
     (files, index)
 }
 
-/// A segment of the index over `postings` and the summaries of `reports`, its files added to
-/// `files`: the postings in a power of two of shards by the term's hash, about `SHARD_POSTINGS`
-/// each; the summaries in a power of two of files by the report id's hash, about `SUMMARIES` each;
-/// in a folder named by a hash of them all.
+/// A segment of the index over `postings` and `reports` (newest first: the ordinals), its files
+/// added to `files`: the postings in a power of two of shards by the term's hash, about
+/// `SHARD_POSTINGS` each; the summaries in order, `SUMMARIES` a file; in a folder named by a hash
+/// of them all.
 fn segment_files(
     postings: Vec<model::search::Posting>,
     reports: &[&ReportSummary],
     files: &mut Vec<File>,
 ) -> model::search::Segment {
     use model::search::{SearchShard, Segment, SHARD_POSTINGS, SUMMARIES};
-    if postings.is_empty() && reports.is_empty() {
+    if reports.is_empty() {
         return Segment::default();
     }
-    let total: usize = postings.iter().map(|p| p.reports.len()).sum();
+    let total: usize = postings.iter().map(|p| p.gaps.len()).sum();
     let n = total.div_ceil(SHARD_POSTINGS).max(1).next_power_of_two() as u32;
     let mut shards: Vec<Vec<model::search::Posting>> = vec![Vec::new(); n as usize];
     for p in postings {
         shards[paths::bucket_of(&p.term, n) as usize].push(p);
     }
-    let m = reports.len().div_ceil(SUMMARIES).max(1).next_power_of_two() as u32;
-    let mut pages: Vec<Vec<ReportSummary>> = vec![Vec::new(); m as usize];
-    for r in reports {
-        pages[paths::bucket_of(&r.id, m) as usize].push(model::search::result_summary(r));
-    }
     let shards: Vec<Option<Vec<u8>>> = shards
         .into_iter()
         .map(|terms| (!terms.is_empty()).then(|| json(&SearchShard { schema: SCHEMA_VERSION, terms })))
         .collect();
-    let pages: Vec<Option<Vec<u8>>> = pages
-        .into_iter()
-        .map(|reports| (!reports.is_empty()).then(|| json(&ReportPage { schema: SCHEMA_VERSION, reports })))
+    let pages: Vec<Vec<u8>> = reports
+        .chunks(SUMMARIES)
+        .map(|c| c.iter().map(|r| model::search::result_summary(r)).collect())
+        .map(|reports| json(&ReportPage { schema: SCHEMA_VERSION, reports }))
         .collect();
-    let none = |v: &[Option<Vec<u8>>]| (0..v.len() as u32).filter(|&b| v[b as usize].is_none()).collect();
     let mut all = Vec::new();
-    for b in shards.iter().chain(&pages) {
+    for b in &shards {
         all.extend_from_slice(b.as_deref().unwrap_or(b"-\n"));
     }
+    pages.iter().for_each(|b| all.extend_from_slice(b));
     let segment = Segment {
         dir: paths::search_segment(&paths::content_hash(&all)),
+        reports: reports.len() as u32,
         shards: n,
-        summaries: m,
-        no_shard: none(&shards),
-        no_summaries: none(&pages),
+        no_shard: (0..n).filter(|&b| shards[b as usize].is_none()).collect(),
     };
-    let mut add = |kind: char, v: Vec<Option<Vec<u8>>>| {
-        for (b, bytes) in v.into_iter().enumerate() {
-            if let Some(bytes) = bytes {
-                files.push((paths::search_file(&segment.dir, kind, b as u32), at_rest(&bytes)));
-            }
+    for (b, bytes) in shards.into_iter().enumerate() {
+        if let Some(bytes) = bytes {
+            files.push((paths::search_file(&segment.dir, 't', b as u32), at_rest(&bytes)));
         }
-    };
-    add('t', shards);
-    add('s', pages);
+    }
+    for (b, bytes) in pages.into_iter().enumerate() {
+        files.push((paths::search_file(&segment.dir, 's', b as u32), at_rest(&bytes)));
+    }
     segment
 }
 
@@ -665,20 +660,31 @@ mod tests {
         let recent = |id: &String| all.iter().find(|r| &r.id == id).unwrap().time.unwrap() >= since;
         for (term, ids) in &want {
             let mut found = Vec::new();
-            for seg in [&index.recent, &index.main] {
+            for (seg, first) in [(&index.recent, 0), (&index.main, index.recent.reports)] {
                 let Some(rel) = seg.shard(term) else { continue };
                 let shard: model::search::SearchShard = read_at(&files, &rel);
-                found.extend(shard.terms.into_iter().filter(|p| &p.term == term).flat_map(|p| p.reports));
+                let p = shard.terms.into_iter().filter(|p| &p.term == term);
+                found.extend(p.flat_map(|p| p.ordinals()).map(|o| o + first));
             }
+            // each key's summary is the report's
+            let found: Vec<&String> = found
+                .iter()
+                .map(|&k| {
+                    let (rel, at) = index.summary_of(k).unwrap();
+                    let id = read_at::<ReportPage>(&files, &rel).reports[at].id.clone();
+                    ids.get(&id).unwrap_or_else(|| panic!("{term}: {id} not listed"))
+                })
+                .collect();
             let mut ids: Vec<&String> = ids.iter().collect();
             ids.sort_by_key(|id| std::cmp::Reverse(*id));
-            let found: Vec<&String> = found.iter().collect();
             assert_eq!(found, ids, "{term}");
         }
-        for r in &all {
-            let seg = if recent(&r.id) { &index.recent } else { &index.main };
-            let page: ReportPage = read_at(&files, &seg.summaries_of(&r.id).unwrap());
-            assert!(page.reports.iter().any(|s| s.id == r.id), "{}", r.id);
+        let keys: usize = (index.recent.reports + index.main.reports) as usize;
+        assert_eq!(keys, all.len());
+        for (k, r) in all.iter().enumerate() {
+            let (rel, at) = index.summary_of(k as u32).unwrap();
+            assert_eq!(read_at::<ReportPage>(&files, &rel).reports[at].id, r.id);
+            assert_eq!(recent(&r.id), (k as u32) < index.recent.reports);
         }
     }
 
