@@ -38,8 +38,24 @@ fn each_file<T>(dir: &Path, of: &dyn Fn(&Path) -> T) -> BTreeMap<String, T> {
     out
 }
 
+/// Every file's bytes, and every empty folder (`"rel/"`: a full import leaves none).
 fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    each_file(dir, &|p| std::fs::read(p).unwrap())
+    fn empty_dirs(base: &Path, d: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        let mut any = false;
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            any = true;
+            if p.is_dir() {
+                empty_dirs(base, &p, out);
+            }
+        }
+        if !any {
+            out.insert(format!("{}/", d.strip_prefix(base).unwrap().display()), Vec::new());
+        }
+    }
+    let mut t = each_file(dir, &|p| std::fs::read(p).unwrap());
+    empty_dirs(dir, dir, &mut t);
+    t
 }
 
 /// The JSON text of the published file `rel` (stored gzip-compressed but for the root).

@@ -160,6 +160,7 @@ impl Publisher {
                 for rel in rels.iter().filter(|r| !keep.contains(&out.join(r))) {
                     if std::fs::remove_file(out.join(rel)).is_ok() {
                         n += 1;
+                        remove_emptied(&out, rel);
                     }
                 }
                 n
@@ -230,6 +231,18 @@ fn replace_root(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     std::fs::rename(&tmp, &path)?;
     std::fs::File::open(out)?.sync_all()
+}
+
+/// Remove the folders of `rel` under `out` that its removal left empty (a full import has none).
+fn remove_emptied(out: &Path, rel: &str) {
+    let mut dir = Path::new(rel).parent();
+    // remove_dir fails on a folder that still holds something: there the climb stops
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if std::fs::remove_dir(out.join(d)).is_err() {
+            break;
+        }
+        dir = d.parent();
+    }
 }
 
 /// Remove the files under `dir` that `keep` does not name, and the directories left empty; how many
