@@ -31,6 +31,7 @@ versioned!(
     model::ChangesShard,
     model::ReportDoc,
     model::ReportPage,
+    model::search::SearchIndex,
     model::search::SearchShard,
     model::search::CommonTerms
 );

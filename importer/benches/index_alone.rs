@@ -5,9 +5,9 @@
 //! Reads the mails in batches as an import reads them (`input::read_file`), makes each report's
 //! document as an import makes it (`build::docs::to_docs`), keeps only its search terms and its
 //! summary, and writes the index exactly as `lkpx import` writes it (`pack::search_files`) under
-//! OUT (`q/…` and the `SearchIndex` a root would carry, as `search.json`). With SITE_DATA (a
-//! published dataset), OUT becomes a copy of its `root.json` whose `search` is this index, beside
-//! the index's files: lay OUT over SITE_DATA to search 10^5 reports in the app.
+//! OUT (`q/…`, the `SearchIndex` file among them). With SITE_DATA (a published dataset), OUT also
+//! gets a copy of its `index.json` whose `search` names this index: lay OUT over SITE_DATA to search
+//! 10^5 reports in the app.
 //! Prints the wall time of each stage and the index's files and bytes.
 
 use std::path::{Path, PathBuf};
@@ -33,10 +33,8 @@ fn main() {
     println!("index built in {:.1} s", t.elapsed().as_secs_f64());
     let out = PathBuf::from(out);
     let written = write(&out, &files);
-    let json = serde_json::to_vec(&index).expect("an index serialises");
-    std::fs::write(out.join("search.json"), &json).expect("write search.json");
     if let Some(site) = args.get(2) {
-        lay_over(Path::new(site), &out, &index);
+        lay_over(Path::new(site), &out, &pack::index_path(&files));
     }
     let shards = index.main.shard_files().chain(index.recent.shard_files()).count();
     let summaries = index.files().count() - shards - usize::from(!index.common.is_empty());
@@ -91,10 +89,10 @@ fn write(out: &Path, files: &[(String, Vec<u8>)]) -> usize {
 }
 
 /// `out/root.json`: the root of `site` with this index as its search.
-fn lay_over(site: &Path, out: &Path, index: &model::search::SearchIndex) {
+fn lay_over(site: &Path, out: &Path, index: &str) {
     let bytes = std::fs::read(site.join(model::paths::INDEX)).expect("the site's root");
     let mut root: serde_json::Value = serde_json::from_slice(&bytes).expect("a root");
-    root["search"] = serde_json::to_value(index).expect("an index serialises");
+    root["search"] = serde_json::Value::String(index.to_string());
     let json = serde_json::to_vec(&root).expect("a root serialises");
     std::fs::write(out.join(model::paths::INDEX), json).expect("write the root");
 }

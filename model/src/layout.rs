@@ -31,17 +31,13 @@ pub struct Root {
     /// power of two of files of about `BY_JOB` reports each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub by_job: Vec<String>,
-    /// The search index (`search`): terms sharded by hash, and the reports' summaries by id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub search: Option<crate::search::SearchIndex>,
+    /// The search index (`search::SearchIndex`, `q/<hash>.json.gz`; "" for none): a file of its own,
+    /// read when the first search needs it, so that the first screen parses no more than its path.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub search: String,
 }
 
 impl Root {
-    /// The files of the search index (shards, summaries, common terms), the empty buckets left out.
-    pub fn search_files(&self) -> impl Iterator<Item = String> + '_ {
-        self.search.iter().flat_map(crate::search::SearchIndex::files)
-    }
-
     /// The file of `by_job` that holds the reports of job `key`, if there is one.
     pub fn by_job_file(&self, key: &str) -> Option<&str> {
         let n = u32::try_from(self.by_job.len()).ok().filter(|n| n.is_power_of_two())?;

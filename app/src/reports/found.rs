@@ -39,8 +39,9 @@ where
     Ok(out)
 }
 
-/// Search `text` in `index`.
-pub async fn search_index(index: &SearchIndex, text: &str) -> Result<Found, String> {
+/// Search `text` in the index of file `index` (fetched once, then cached).
+pub async fn search_index(index: &str, text: &str) -> Result<Found, String> {
+    let index: Arc<SearchIndex> = web::load_json(index).await?;
     let q: Query = search::parse(text);
     let mut found =
         Found { query: text.to_string(), hints: q.hints.clone(), meaning: search::meaning(text), ..Default::default() };

@@ -218,7 +218,7 @@ pub fn SearchBox(root: Arc<model::Root>) -> impl IntoView {
         let local = rep.data.with(|d| d.as_ref().map(|d| d.index.search(&q, SUGGESTIONS)).unwrap_or_default());
         merged(found.with(|f| f.as_ref().filter(|f| f.query == q).map(|f| f.reports.clone())), local, &rep)
     });
-    if !raw.get_untracked().is_empty() && root.search.is_none() {
+    if !raw.get_untracked().is_empty() && root.search.is_empty() {
         rep.ensure_all(root.clone());
     }
     let on_input = on_input(nav, rep, root, st);
@@ -279,7 +279,10 @@ fn found_by_index(root: Arc<model::Root>, query: RwSignal<String>) -> RwSignal<O
     let out = RwSignal::new(None::<found::Found>);
     Effect::new(move |_| {
         let q = query.get();
-        let Some(index) = root.search.clone() else { return };
+        let index = root.search.clone();
+        if index.is_empty() {
+            return;
+        }
         if q.trim().is_empty() {
             out.set(None);
             return;
@@ -363,7 +366,7 @@ fn on_input(nav: Nav, rep: Reports, root: Arc<model::Root>, st: Typed) -> impl F
         st.raw.set(v.clone());
         st.open.set(true);
         st.highlight.set(None);
-        if root.search.is_none() {
+        if root.search.is_empty() {
             rep.ensure_all(root.clone());
         }
         st.pauses.typed(v, st.query, nav);

@@ -172,7 +172,7 @@ fn make(part: Part) -> Result<AnyView, LoadError> {
 split_fn!(
     search,
     fetch_search,
-    fn search_in_module(index: model::search::SearchIndex, text: String, done: SearchDone) -> () {
+    fn search_in_module(index: String, text: String, done: SearchDone) -> () {
         leptos::task::spawn_local(async move {
             let got = crate::reports::found::search_index(&index, &text).await;
             done(got);
@@ -183,10 +183,10 @@ split_fn!(
 /// What a search's answer is handed to.
 pub type SearchDone = Box<dyn FnOnce(Result<crate::reports::found::Found, String>)>;
 
-/// Search `text` in the published index with the search's code fetched first (once: the first
+/// Search `text` in the published index (`index`: its file) with the search's code fetched first (once: the first
 /// screen does not carry the query parser, the shards' readers and the ranking); `done` gets the
 /// answer, or why there is none.
-pub fn search_index(index: model::search::SearchIndex, text: String, done: SearchDone) {
+pub fn search_index(index: String, text: String, done: SearchDone) {
     leptos::task::spawn_local(async move {
         match fetch_search().await {
             Ok(()) => {

@@ -200,7 +200,8 @@ pub fn check(dir: &Path) -> Checked {
             Err(e) => problems.push(e),
         }
     }
-    checked += check_search(dir, &root, &all, terms, &mut problems);
+    let (n, search_files) = check_search(dir, &root, &all, terms, &mut problems);
+    checked += n;
     for rel in &seen.scripts {
         checked += 1;
         if !dir.join(rel).is_file() {
@@ -214,7 +215,7 @@ pub fn check(dir: &Path) -> Checked {
     named.extend(seen.docs);
     named.extend(seen.scripts);
     named.extend(root.pages.iter().chain(&root.by_job).chain(&root.archives).cloned());
-    named.extend(root.search_files());
+    named.extend(search_files);
     // (a file a broken catalog names would count as one: listed only for a whole dataset)
     let strays = if problems.is_empty() { strays(dir, &named) } else { Vec::new() };
     Checked { problems, files: checked, strays }
@@ -285,37 +286,48 @@ fn check_search(
     all: &[model::ReportSummary],
     terms: crate::store::pack::Terms,
     problems: &mut Vec<String>,
-) -> usize {
-    let Some(index) = &root.search else { return 0 };
+) -> (usize, Vec<String>) {
+    if root.search.is_empty() {
+        return (0, Vec::new());
+    }
+    let mut named = vec![root.search.clone()];
+    let index = match read::<model::search::SearchIndex>(dir, &root.search) {
+        Ok(i) => i,
+        Err(e) => {
+            problems.push(e);
+            return (1, named);
+        }
+    };
     let (files, want) = crate::store::pack::search_files(all, terms);
-    if *index != want {
-        problems.push(format!("{}: the search index is not what the report documents make", paths::INDEX));
+    if index != want {
+        problems.push(format!("{}: the search index is not what the report documents make", root.search));
     }
     let want: HashMap<String, Vec<u8>> = files.into_iter().collect();
-    let mut checked = 0;
-    for rel in root.search_files() {
-        checked += 1;
-        let bytes = match std::fs::read(dir.join(&rel)) {
+    named.extend(index.files());
+    for rel in &named {
+        let bytes = match std::fs::read(dir.join(rel)) {
             Ok(b) => b,
             Err(e) => {
                 problems.push(format!("{rel}: {e}"));
                 continue;
             }
         };
-        if want.get(&rel) == Some(&bytes) {
+        if want.get(rel) == Some(&bytes) {
             continue;
         }
         // say what is wrong with it: it does not read, or it reads as other terms or summaries
-        let read = if rel == index.common {
-            read::<model::search::CommonTerms>(dir, &rel).map(|_| ())
+        let read = if *rel == root.search {
+            read::<model::search::SearchIndex>(dir, rel).map(|_| ())
+        } else if *rel == index.common {
+            read::<model::search::CommonTerms>(dir, rel).map(|_| ())
         } else if rel.rsplit('/').next().is_some_and(|f| f.starts_with('t')) {
-            read::<model::search::SearchShard>(dir, &rel).map(|_| ())
+            read::<model::search::SearchShard>(dir, rel).map(|_| ())
         } else {
-            read::<model::ReportPage>(dir, &rel).map(|_| ())
+            read::<model::ReportPage>(dir, rel).map(|_| ())
         };
         problems.push(read.err().unwrap_or_else(|| format!("{rel}: not what the report documents make")));
     }
-    checked
+    (named.len(), named)
 }
 
 /// The reports list by job: a power of two of files, each report in the file of its job.

@@ -362,12 +362,13 @@ fn old_terms(
     dropped: &dyn Fn(&str) -> bool,
 ) -> Result<pack::Terms, String> {
     let mut terms = pack::Terms::default();
-    let Some(index) = &root.search else {
+    if root.search.is_empty() {
         for r in all.iter().filter(|r| !dropped(&r.id)) {
             terms.add(&read::<ReportDoc>(dir, &paths::report_doc(&r.id))?);
         }
         return Ok(terms);
-    };
+    }
+    let index: model::search::SearchIndex = read(dir, &root.search)?;
     for (segment, recent) in [(&index.main, false), (&index.recent, true)] {
         // the segment's reports by ordinal: its summaries in order
         let mut ids: Vec<String> = Vec::with_capacity(segment.reports as usize);
@@ -390,6 +391,18 @@ fn old_terms(
         }
     }
     Ok(terms)
+}
+
+/// The files of the dataset's search index: its file and the files it names (none when it does
+/// not read: the import that follows rewrites it whole).
+fn old_search_files(dir: &Path, root: &Root) -> Vec<String> {
+    if root.search.is_empty() {
+        return Vec::new();
+    }
+    let named = read::<model::search::SearchIndex>(dir, &root.search).map(|i| i.files().collect::<Vec<_>>());
+    let mut files = named.unwrap_or_default();
+    files.push(root.search.clone());
+    files
 }
 
 /// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
@@ -445,7 +458,7 @@ pub fn add_with_state(
     stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
-    old_files.extend(root.search_files());
+    old_files.extend(old_search_files(dir, &root));
     old_files.extend(gone.iter().map(|h| paths::script(h)));
     old_files.extend(pages_gone);
     // the documents of old reports merged into others

@@ -382,6 +382,7 @@ impl Terms {
 pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
     use model::search::{Posting, POSTINGS_MAX};
     let mut index = SearchIndex {
+        schema: SCHEMA_VERSION,
         since: all.iter().filter_map(|r| r.time).max().map(model::search::recent_since),
         ..Default::default()
     };
@@ -419,7 +420,14 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     }
     index.main = segment_files(main, &old, &mut files);
     index.recent = segment_files(recent, &new, &mut files);
+    let bytes = json(&index);
+    files.push((paths::search_shard(&paths::content_hash(&bytes)), at_rest(&bytes)));
     (files, index)
+}
+
+/// The path of the search index file among `search_files`' files (its last).
+pub fn index_path(files: &[File]) -> String {
+    files.last().map(|f| f.0.clone()).unwrap_or_default()
 }
 
 /// A segment of the index over `postings` and `reports` (newest first: the ordinals), its files
@@ -480,13 +488,14 @@ pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummar
     let (mut files, pages) = report_pages(&all);
     let (by_job_files, by_job) = by_job_files(&all);
     files.extend(by_job_files);
-    let (search_files, search) = search_files(&all, terms);
+    let (search_files, _) = search_files(&all, terms);
+    let search = index_path(&search_files);
     files.extend(search_files);
     let newest = all.into_iter().take(NEWEST).collect();
     let mut root = root_of(testcases, reports, newest);
     root.pages = pages;
     root.by_job = by_job;
-    root.search = Some(search);
+    root.search = search;
     root.generation.clear();
     root.generation = paths::content_hash(&json(&root));
     (root, files)
@@ -510,7 +519,7 @@ fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<Report
         archives: None,
         pages: Vec::new(),
         by_job: Vec::new(),
-        search: None,
+        search: String::new(),
     }
 }
 
@@ -652,7 +661,8 @@ mod tests {
         let (all, terms) = reports(3_000);
         let want: BTreeMap<String, BTreeSet<String>> = terms.reports.clone();
         let (files, index) = search_files(&all, terms);
-        let named: BTreeSet<String> = index.files().collect();
+        let mut named: BTreeSet<String> = index.files().collect();
+        named.insert(index_path(&files));
         let written: BTreeSet<String> = files.iter().map(|f| f.0.clone()).collect();
         assert_eq!(named, written);
         assert!(!index.recent.is_empty() && !index.main.is_empty());
