@@ -89,8 +89,12 @@ test('the index answers a query from its shards and a few summaries, and Enter o
     await page.goto(srv.url);
     await page.getByTestId('report-list').waitFor();
     const { files } = await suggest(page, c.address);
-    assert.ok(files.some((f) => f.includes('/data/q/')), `a shard was fetched: ${files}`);
-    assert.ok(files.length <= 4, `one shard and the summaries of a few reports: ${files}`);
+    assert.ok(files.every((f) => f.includes('/data/q/')), `only the index's files: ${files}`);
+    // the index's own file (at the first search), the term's shard in each of the two segments (the
+    // newest week's reports and the rest), the summaries of the few reports found
+    const shards = files.filter((f) => /\/t\d+\.json\.gz$/.test(f));
+    assert.ok(shards.length >= 1 && shards.length <= 2, `one shard per segment: ${files}`);
+    assert.ok(files.length <= 6, `the index, its shards and the summaries of a few reports: ${files}`);
     await page.getByTestId('report-search').press('Enter');
     await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, c.summary.id);
     assert.deepEqual(errors, []);
