@@ -34,7 +34,7 @@ fn main() {
     let out = PathBuf::from(out);
     let written = write(&out, &files);
     if let Some(site) = args.get(2) {
-        lay_over(Path::new(site), &out, &pack::index_path(&files));
+        lay_over(Path::new(site), &out, &pack::index_path(&index));
     }
     let shards = index.main.shard_files().chain(index.recent.shard_files()).count();
     let summaries = index.files().count() - shards - usize::from(!index.common.is_empty());
@@ -88,7 +88,8 @@ fn write(out: &Path, files: &[(String, Vec<u8>)]) -> usize {
     n
 }
 
-/// `out/root.json`: the root of `site` with this index as its search.
+/// `out/index.json`: the root of `site` with this index as its search (its `generation` left as it
+/// was: `lkpx check` of the laid-over site says so).
 fn lay_over(site: &Path, out: &Path, index: &str) {
     let bytes = std::fs::read(site.join(model::paths::INDEX)).expect("the site's root");
     let mut root: serde_json::Value = serde_json::from_slice(&bytes).expect("a root");

@@ -302,6 +302,32 @@ fn check_names_a_broken_or_missing_file() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `lkpx check` names a missing shard, a summaries file that says something else, and a missing
+/// index file of the search index.
+#[test]
+fn check_names_a_damaged_search_index_file() {
+    let out = tmpdir("check-search");
+    import(&out, &["fixtures/seeds"]);
+    let root: model::Root = serde_json::from_slice(&std::fs::read(out.join(model::paths::INDEX)).unwrap()).unwrap();
+    let index: model::search::SearchIndex = serde_json::from_slice(&json_at(&out, &root.search)).unwrap();
+    let shard = index.main.shard_files().next().unwrap();
+    std::fs::remove_file(out.join(&shard)).unwrap();
+    let summaries = index.main.summary_files().next().unwrap();
+    // a summary of another report: the file reads, but is not what the documents make
+    let mut page: serde_json::Value = serde_json::from_slice(&json_at(&out, &summaries)).unwrap();
+    page["reports"][0]["id"] = "0000000000000000".into();
+    put_json(&out, &summaries, &serde_json::to_vec(&page).unwrap());
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&shard), "{err}");
+    assert!(err.contains(&format!("{summaries}: not what the report documents make")), "{err}");
+    std::fs::remove_file(out.join(&root.search)).unwrap();
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&root.search), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Kill `lkpx import` at many points of its run over an existing dataset: every time, the
 /// dataset left behind is whole (`lkpx check`) and is either the old one or the new one.
 #[test]

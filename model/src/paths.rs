@@ -103,7 +103,8 @@ pub fn report_doc(report_id: &str) -> String {
     format!("d/{report_id}.json.gz")
 }
 
-/// A file of the search index (`search::CommonTerms`), named by its content hash.
+/// A file of the search index named by its content hash: the index itself (`search::SearchIndex`)
+/// or its common terms (`search::CommonTerms`).
 pub fn search_shard(hash: &str) -> String {
     format!("q/{hash}.json.gz")
 }

@@ -97,7 +97,7 @@ pub fn result_summary(r: &ReportSummary) -> ReportSummary {
     ReportSummary { machine: String::new(), params: Default::default(), reply: None, ..r.clone() }
 }
 
-/// `data/q/<hash>.json`: the terms found in more than `POSTINGS_MAX` reports, sorted: fetched once,
+/// `q/<hash>.json.gz`: the terms found in more than `POSTINGS_MAX` reports, sorted: fetched once,
 /// so that a query fetches the shards of its rarer terms only (a commit's title is half common
 /// words).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -121,7 +121,7 @@ pub fn to_look_up<'a>(q: &'a Query, common: &[String]) -> Vec<&'a str> {
     }
 }
 
-/// `data/q/<hash>.json`: some terms, each with the reports it is found in.
+/// A shard of a segment, `q/<folder>/t<bucket>.json.gz`: some terms, each with the reports it is found in.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchShard {
     pub schema: u32,

@@ -80,8 +80,8 @@ pub async fn search_index(index: &str, text: &str) -> Result<Found, String> {
         distinct.dedup();
         let pages: Vec<Arc<ReportPage>> = load_all(&distinct).await?;
         for (file, at) in &places {
-            let page = &pages[distinct.binary_search(&file.as_str()).unwrap_or_default()];
-            if let Some(r) = page.reports.get(*at).filter(|r| search::passes(&q, r)) {
+            let page = distinct.binary_search(&file.as_str()).ok().and_then(|i| pages.get(i));
+            if let Some(r) = page.and_then(|p| p.reports.get(*at)).filter(|r| search::passes(&q, r)) {
                 found.reports.push(r.clone());
             }
         }

@@ -303,6 +303,7 @@ fn check_search(
         problems.push(format!("{}: the search index is not what the report documents make", root.search));
     }
     let want: HashMap<String, Vec<u8>> = files.into_iter().collect();
+    let shards: BTreeSet<String> = index.main.shard_files().chain(index.recent.shard_files()).collect();
     named.extend(index.files());
     for rel in &named {
         let bytes = match std::fs::read(dir.join(rel)) {
@@ -320,7 +321,7 @@ fn check_search(
             read::<model::search::SearchIndex>(dir, rel).map(|_| ())
         } else if *rel == index.common {
             read::<model::search::CommonTerms>(dir, rel).map(|_| ())
-        } else if rel.rsplit('/').next().is_some_and(|f| f.starts_with('t')) {
+        } else if shards.contains(rel) {
             read::<model::search::SearchShard>(dir, rel).map(|_| ())
         } else {
             read::<model::ReportPage>(dir, rel).map(|_| ())

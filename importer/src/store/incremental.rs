@@ -354,21 +354,28 @@ fn rebuilt(
 }
 
 /// The search terms of the dataset's reports but those `dropped` (rewritten or gone): its index
-/// turned around, or, for a dataset from before the index, the terms of every document of `all`.
+/// turned around, or, for a dataset from before the index, the terms of every document of `all`;
+/// and the old index's files (its own and those it names), to remove once the new one is written.
 fn old_terms(
     dir: &Path,
     root: &Root,
     all: &[model::ReportSummary],
     dropped: &dyn Fn(&str) -> bool,
-) -> Result<pack::Terms, String> {
+) -> Result<(pack::Terms, Vec<String>), String> {
     let mut terms = pack::Terms::default();
     if root.search.is_empty() {
         for r in all.iter().filter(|r| !dropped(&r.id)) {
             terms.add(&read::<ReportDoc>(dir, &paths::report_doc(&r.id))?);
         }
-        return Ok(terms);
+        return Ok((terms, Vec::new()));
     }
     let index: model::search::SearchIndex = read(dir, &root.search)?;
+    let mut files: Vec<String> = index.files().collect();
+    files.push(root.search.clone());
+    // only files under q/ are the index's to remove
+    if let Some(bad) = files.iter().find(|f| !f.starts_with("q/") || f.split('/').any(|p| p == ".." || p.is_empty())) {
+        return Err(format!("{}: names {bad:?}, not a file of the search index", root.search));
+    }
     for (segment, recent) in [(&index.main, false), (&index.recent, true)] {
         // the segment's reports by ordinal: its summaries in order
         let mut ids: Vec<String> = Vec::with_capacity(segment.reports as usize);
@@ -390,19 +397,7 @@ fn old_terms(
             }
         }
     }
-    Ok(terms)
-}
-
-/// The files of the dataset's search index: its file and the files it names (none when it does
-/// not read: the import that follows rewrites it whole).
-fn old_search_files(dir: &Path, root: &Root) -> Vec<String> {
-    if root.search.is_empty() {
-        return Vec::new();
-    }
-    let named = read::<model::search::SearchIndex>(dir, &root.search).map(|i| i.files().collect::<Vec<_>>());
-    let mut files = named.unwrap_or_default();
-    files.push(root.search.clone());
-    files
+    Ok((terms, files))
 }
 
 /// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
@@ -450,7 +445,7 @@ pub fn add_with_state(
         crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &read_doc);
     files.extend(page_files);
     stages.mark("into: the reports' pages");
-    let mut terms = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
+    let (mut terms, old_index) = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
     t.reports.iter().for_each(|d| terms.add(d));
     stages.mark("into: the search index read");
     let (mut new_root, pages) = pack::root(entries, total, all, terms);
@@ -458,7 +453,7 @@ pub fn add_with_state(
     stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
-    old_files.extend(old_search_files(dir, &root));
+    old_files.extend(old_index);
     old_files.extend(gone.iter().map(|h| paths::script(h)));
     old_files.extend(pages_gone);
     // the documents of old reports merged into others

@@ -420,14 +420,13 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     }
     index.main = segment_files(main, &old, &mut files);
     index.recent = segment_files(recent, &new, &mut files);
-    let bytes = json(&index);
-    files.push((paths::search_shard(&paths::content_hash(&bytes)), at_rest(&bytes)));
+    files.push((index_path(&index), at_rest(&json(&index))));
     (files, index)
 }
 
-/// The path of the search index file among `search_files`' files (its last).
-pub fn index_path(files: &[File]) -> String {
-    files.last().map(|f| f.0.clone()).unwrap_or_default()
+/// The path of the file of `index` (`Root::search`), named by its content hash.
+pub fn index_path(index: &SearchIndex) -> String {
+    paths::search_shard(&paths::content_hash(&json(index)))
 }
 
 /// A segment of the index over `postings` and `reports` (newest first: the ordinals), its files
@@ -488,8 +487,8 @@ pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummar
     let (mut files, pages) = report_pages(&all);
     let (by_job_files, by_job) = by_job_files(&all);
     files.extend(by_job_files);
-    let (search_files, _) = search_files(&all, terms);
-    let search = index_path(&search_files);
+    let (search_files, index) = search_files(&all, terms);
+    let search = index_path(&index);
     files.extend(search_files);
     let newest = all.into_iter().take(NEWEST).collect();
     let mut root = root_of(testcases, reports, newest);
@@ -662,7 +661,7 @@ mod tests {
         let want: BTreeMap<String, BTreeSet<String>> = terms.reports.clone();
         let (files, index) = search_files(&all, terms);
         let mut named: BTreeSet<String> = index.files().collect();
-        named.insert(index_path(&files));
+        named.insert(index_path(&index));
         let written: BTreeSet<String> = files.iter().map(|f| f.0.clone()).collect();
         assert_eq!(named, written);
         assert!(!index.recent.is_empty() && !index.main.is_empty());
