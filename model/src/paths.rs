@@ -105,7 +105,7 @@ pub fn report_doc(report_id: &str) -> String {
 
 /// A file of the search index named by its content hash: the index itself (`search::SearchIndex`)
 /// or its common terms (`search::CommonTerms`).
-pub fn search_shard(hash: &str) -> String {
+pub fn search_named(hash: &str) -> String {
     format!("q/{hash}.json.gz")
 }
 
@@ -286,7 +286,7 @@ mod tests {
             script("1"),
             archive_state("1"),
             report_page("1"),
-            search_shard("1"),
+            search_named("1"),
             search_file(&search_segment("1"), 's', 0),
         ] {
             assert!(DIRS.contains(&p.split('/').next().unwrap()), "{p}");

@@ -7,9 +7,10 @@
 use crate::{paths, ReportDoc, ReportSummary};
 use serde::{Deserialize, Serialize};
 
-/// The published index (`Root::search`, a file named by its content hash), in two segments: `main` holds the reports dated before `since` (or
-/// undated), `recent` those dated from it (the week of the newest report: a daily import rewrites
-/// the few files of `recent`, not the many of `main`).
+/// The published index (`Root::search`, a file named by its content hash), in two segments:
+/// `main` holds the reports dated before `since` (or undated), `recent` those dated from it (the
+/// week of the newest report: a daily import rewrites the few files of `recent`, not the many of
+/// `main`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchIndex {
     pub schema: u32,

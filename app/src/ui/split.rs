@@ -183,9 +183,9 @@ split_fn!(
 /// What a search's answer is handed to.
 pub type SearchDone = Box<dyn FnOnce(Result<crate::reports::found::Found, String>)>;
 
-/// Search `text` in the published index (`index`: its file) with the search's code fetched first (once: the first
-/// screen does not carry the query parser, the shards' readers and the ranking); `done` gets the
-/// answer, or why there is none.
+/// Search `text` in the published index (`index`: its file) with the search's code fetched first
+/// (once: the first screen does not carry the query parser, the shards' readers and the ranking);
+/// `done` gets the answer, or why there is none.
 pub fn search_index(index: String, text: String, done: SearchDone) {
     leptos::task::spawn_local(async move {
         match fetch_search().await {

@@ -415,7 +415,7 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     let mut files = Vec::new();
     if !common.is_empty() {
         let bytes = json(&model::search::CommonTerms { schema: SCHEMA_VERSION, terms: common });
-        index.common = paths::search_shard(&paths::content_hash(&bytes));
+        index.common = paths::search_named(&paths::content_hash(&bytes));
         files.push((index.common.clone(), at_rest(&bytes)));
     }
     index.main = segment_files(main, &old, &mut files);
@@ -426,7 +426,7 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
 
 /// The path of the file of `index` (`Root::search`), named by its content hash.
 pub fn index_path(index: &SearchIndex) -> String {
-    paths::search_shard(&paths::content_hash(&json(index)))
+    paths::search_named(&paths::content_hash(&json(index)))
 }
 
 /// A segment of the index over `postings` and `reports` (newest first: the ordinals), its files
