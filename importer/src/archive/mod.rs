@@ -267,7 +267,7 @@ fn take_fixes(
     if patches.is_empty() {
         return;
     }
-    let (known, err) = named_reports(dataset, &imp.docs);
+    let (known, err) = named_reports(dataset, imp.docs.iter().filter_map(threads::report_key));
     imp.errors.extend(err);
     for p in patches {
         let (targets, named) = known.find(&p.scan.names, p.scan.time);
@@ -285,9 +285,12 @@ fn take_fixes(
     }
 }
 
-/// The reports a patch may name: those `dataset` lists and `docs`; and why the dataset's could not
-/// be read, if so.
-pub fn named_reports(dataset: Option<&Path>, docs: &[Document]) -> (threads::NamedReports, Option<String>) {
+/// The reports a patch may name: those `dataset` lists and those of `keys` (`threads::report_key`
+/// of the reports read); and why the dataset's could not be read, if so.
+pub fn named_reports(
+    dataset: Option<&Path>,
+    keys: impl Iterator<Item = threads::ReportKey>,
+) -> (threads::NamedReports, Option<String>) {
     let mut known = threads::NamedReports::default();
     let err = match dataset.map(published_keys) {
         Some(Ok(k)) => {
@@ -297,7 +300,7 @@ pub fn named_reports(dataset: Option<&Path>, docs: &[Document]) -> (threads::Nam
         Some(Err(e)) => Some(format!("the dataset's reports, for the patches that name them: {e}")),
         None => None,
     };
-    docs.iter().filter_map(threads::report_key).for_each(|k| known.add(k));
+    keys.for_each(|k| known.add(k));
     (known, err)
 }
 

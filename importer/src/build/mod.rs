@@ -67,18 +67,32 @@ pub fn build_testcases_each<R: Send>(
     opts: &Options,
     each: &(dyn Fn(TestcaseData) -> R + Sync),
 ) -> Vec<R> {
+    let sizes = by_tc.iter().map(|(tc, docs)| (tc.clone(), docs.iter().map(row_count).sum())).collect();
+    let by_tc = std::sync::Mutex::new(by_tc);
+    let load = |tc: &str| by_tc.lock().expect("not poisoned").remove(tc).unwrap_or_default();
+    build_testcases_loading(sizes, &load, opts, each)
+}
+
+/// `build_testcases_each` over testcases (with their rows, the biggest built first) whose
+/// documents `load` gives when the testcase's turn comes: a thread holds one testcase's
+/// documents at a time.
+pub fn build_testcases_loading<R: Send>(
+    sizes: Vec<(String, usize)>,
+    load: &(dyn Fn(&str) -> Vec<Document> + Sync),
+    opts: &Options,
+    each: &(dyn Fn(TestcaseData) -> R + Sync),
+) -> Vec<R> {
     use rayon::prelude::*;
-    let mut v: Vec<(usize, String, Vec<Document>)> =
-        by_tc.into_iter().enumerate().map(|(i, (tc, docs))| (i, tc, docs)).collect();
+    let mut v: Vec<(usize, String, usize)> = sizes.into_iter().enumerate().map(|(i, (tc, n))| (i, tc, n)).collect();
     // the biggest first, each taken by the next free thread (rayon's halving would leave a big
     // testcase of the second half for last): the import waits for the biggest, not for the tail
-    v.sort_by_key(|(i, _, docs)| (std::cmp::Reverse(docs.iter().map(row_count).sum::<usize>()), *i));
+    v.sort_by_key(|(i, _, n)| (std::cmp::Reverse(*n), *i));
     let mut done: Vec<(usize, R)> = v
         .into_iter()
         .par_bridge()
-        .map(|(i, tc, docs)| {
+        .map(|(i, tc, _)| {
             let t0 = std::time::Instant::now();
-            let built = build_testcase(&tc, sort_by_time(docs), opts);
+            let built = build_testcase(&tc, sort_by_time(load(&tc)), opts);
             let t1 = std::time::Instant::now();
             let r = each(built);
             crate::timing::testcase(&tc, t1 - t0, t1.elapsed());
@@ -113,15 +127,21 @@ pub fn split_by_testcase(docs: Vec<Document>) -> BTreeMap<String, Vec<Document>>
         }
         for tc in tcs {
             let mut part = d.clone();
-            for s in &mut part.sections {
-                s.rows.retain(|r| usable(r) && r.job.testcase == tc);
-            }
-            part.sections.retain(|s| !s.rows.is_empty());
-            part.headlines.retain(|h| h.testcase == tc || h.testcase.is_empty());
+            keep_testcase(&mut part, &tc);
             out.entry(tc).or_default().push(part);
         }
     }
     out
+}
+
+/// A report of several testcases cut to its part of `tc`: that testcase's tables (rows) and
+/// headlines.
+pub fn keep_testcase(part: &mut Document, tc: &str) {
+    for s in &mut part.sections {
+        s.rows.retain(|r| usable(r) && r.job.testcase == tc);
+    }
+    part.sections.retain(|s| !s.rows.is_empty());
+    part.headlines.retain(|h| h.testcase == tc || h.testcase.is_empty());
 }
 
 /// One testcase's catalog and files, before they are named (`pack`).

@@ -2,6 +2,7 @@
 //! dataset, or add to a published one (`--into`).
 
 use anyhow::{Context, Result};
+use importer::store::held::{self, Held};
 use importer::store::publish;
 use importer::{build, input};
 use std::io::IsTerminal;
@@ -30,7 +31,9 @@ pub fn run(
     if let Some(t) = &commit_url {
         reader::links::check_commit_url(t).map_err(|e| anyhow::anyhow!("--commit-url {t:?}: {e}"))?;
     }
-    let mut read = read_inputs(paths);
+    let weight = reader::direction::Directions::lkp_weight;
+    let opts = build::options::Options { commit_url, git_log: log, weight: &weight };
+    let mut read = read_inputs(paths, &opts);
     let mut stages = importer::timing::Stages::new(start);
     stages.mark("read + parse");
     failed |= read.errors > 0;
@@ -40,7 +43,7 @@ pub fn run(
             failed |= a.failed;
             if into.is_some()
                 && a.docs.is_empty()
-                && read.docs.is_empty()
+                && read.held.is_empty()
                 && read.replies.is_empty()
                 && read.patches.is_empty()
                 && a.unchanged
@@ -48,23 +51,22 @@ pub fn run(
                 eprintln!("lkpx: nothing new in the archives; {} left as it is", into.unwrap_or(out).display());
                 return Ok(failed);
             }
-            read.docs.extend(a.docs);
+            read.held.extend(hold(&a.docs, &opts));
             Some(a.state)
         }
     };
     take_file_patches(&mut read, into);
-    attach_file_replies(&mut read, into);
-    let n_docs = read.docs.len();
-    let weight = reader::direction::Directions::lkp_weight;
-    let opts = build::options::Options { commit_url, git_log: log, weight: &weight };
+    attach_file_replies(&mut read, into, &opts);
+    let n_docs = read.held.len();
     let (written, root, dups, out) = match into {
         Some(dir) => {
-            let r = importer::store::incremental::add_with_state(dir, read.docs, &opts, state.as_ref())
+            let docs = read.held.iter().map(Held::document).collect();
+            let r = importer::store::incremental::add_with_state(dir, docs, &opts, state.as_ref())
                 .map_err(anyhow::Error::msg)?;
             (r.written, r.root, r.duplicates, dir)
         }
         None => {
-            let (w, root, dups) = import_full(read.docs, &opts, state.as_ref(), out, &mut stages)
+            let (w, root, dups) = import_full(read.held, &opts, state.as_ref(), out, &mut stages)
                 .with_context(|| format!("writing {}", out.display()))?;
             (w, root, dups, out)
         }
@@ -111,33 +113,42 @@ pub fn run(
     Ok(failed)
 }
 
-/// A full import: each testcase's files written as soon as it is built, then the report
-/// documents and the reports list, then the switch to the new root.
+/// A full import of the reports held (`store::held`): duplicates merged, each report's document
+/// written, each testcase built from its reports read back and written as soon as it is built,
+/// then the pages, the reports list and the search index, then the switch to the new root.
 fn import_full(
-    docs: Vec<reader::doc::Document>,
+    mut held: Vec<Held>,
     opts: &build::options::Options,
     state: Option<&model::ArchiveState>,
     out: &std::path::Path,
     stages: &mut importer::timing::Stages,
 ) -> std::io::Result<(publish::Written, model::Root, usize)> {
+    use importer::store::{pack, pages};
+    use rayon::prelude::*;
     let publisher = publish::Publisher::new(out)?;
-    let (entries, reports, scripts, dups) = build::build_each(docs, opts, &|t| {
-        publisher.testcase(importer::store::pack::testcase_files(t, publisher.known()))
-    });
+    let dups = held::dedup(&mut held, opts);
+    held.sort_by_cached_key(|h| (h.time.unwrap_or(i64::MIN), h.source.clone()));
+    held.par_iter().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)))?;
+    stages.mark("duplicates merged, report documents written");
+    let entries =
+        held::build_testcases(&held, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
     stages.mark("build, in all (the four build stages above)");
-    warn_dropped_reports(out, &reports);
-    use importer::store::{pack, pages};
-    let all = pack::newest_first(reports.iter().map(model::ReportSummary::listed).collect());
+    warn_dropped_reports(out, &held);
+    let all = pack::newest_first(held.iter().map(|h| h.summary.clone()).collect());
     let peers = pages::Peers::of(&all);
-    {
-        use rayon::prelude::*;
-        reports
-            .par_iter()
-            .try_for_each(|r| publisher.write(&[pack::report_file(r), pages::report_file(r, &all, &peers)]))?;
-    }
-    let (mut files, mut root) = pack::list_files(entries, &reports, &scripts, all, &peers);
-    drop(reports);
+    let terms = held
+        .par_iter()
+        .map(|h| {
+            let rd = h.report();
+            publisher.write(&[pages::report_file(&rd, &all, &peers)])?;
+            Ok((rd.id.clone(), model::search::terms_of(&rd)))
+        })
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
+    let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms: pack::Terms::of_each(terms) };
+    let (mut files, mut root) = pack::list_files(entries, lists, &held::scripts(&held), all, &peers);
+    drop(held);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);
         root = r;
@@ -145,7 +156,7 @@ fn import_full(
     }
     publisher.write(&files)?;
     drop(files);
-    stages.mark("pack and write the report documents and the reports list");
+    stages.mark("pages, the reports list and the search index written");
     let w = publisher.finish(&root, publish::Sweep::All)?;
     stages.mark("sync, switch the root, remove stale files");
     Ok((w, root, dups))
@@ -153,7 +164,8 @@ fn import_full(
 
 /// What reading the inputs gave.
 struct Read {
-    docs: Vec<reader::doc::Document>,
+    /// The reports read, held stored (`store::held`).
+    held: Vec<Held>,
     /// Human replies found in the files, to attach as notes once every report is read.
     replies: Vec<reader::threads::Reply>,
     /// Patches found in the files (`Fixes:`, reverts, `Closes:`), likewise.
@@ -166,8 +178,15 @@ struct Read {
     archives: Vec<PathBuf>,
 }
 
-/// Read every input (in parallel), printing errors and skips in input order.
-fn read_inputs(paths: &[PathBuf]) -> Read {
+/// Every document held (on all cores).
+fn hold(docs: &[reader::doc::Document], opts: &build::options::Options) -> Vec<Held> {
+    use rayon::prelude::*;
+    docs.par_iter().map(|d| Held::of(d, opts)).collect()
+}
+
+/// Read every input (in parallel; each file's reports held as soon as it is read), printing
+/// errors and skips in input order.
+fn read_inputs(paths: &[PathBuf], opts: &build::options::Options) -> Read {
     use rayon::prelude::*;
     let inputs = input::collect(paths);
     for e in &inputs.errors {
@@ -180,22 +199,23 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
         pb.set_style(indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len}").expect("valid template"));
         pb
     });
-    let results: Vec<reader::file::FileResult> = units
+    let results: Vec<(reader::file::FileResult, Vec<Held>)> = units
         .par_iter()
         .map(|(is_root, f)| {
             let source = inputs.source_of(f);
-            let r = if *is_root { input::read_result_root_as(f, &source) } else { input::read_file_as(f, &source) };
+            let mut r = if *is_root { input::read_result_root_as(f, &source) } else { input::read_file_as(f, &source) };
+            let held = std::mem::take(&mut r.docs).iter().map(|d| Held::of(d, opts)).collect();
             if let Some(pb) = &progress {
                 pb.inc(1);
             }
-            r
+            (r, held)
         })
         .collect();
     if let Some(pb) = progress {
         pb.finish_and_clear();
     }
     let mut read = Read {
-        docs: Vec::new(),
+        held: Vec::new(),
         replies: Vec::new(),
         patches: Vec::new(),
         bytes: 0,
@@ -205,7 +225,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
         files: inputs.files.len(),
         archives: inputs.archives.clone(),
     };
-    for r in results {
+    for (r, held) in results {
         read.bytes += r.bytes;
         for e in &r.errors {
             eprintln!("error: {e}");
@@ -218,7 +238,7 @@ fn read_inputs(paths: &[PathBuf]) -> Read {
             read.skipped += 1;
             eprintln!("skipped: {}: {why}", r.path);
         }
-        read.docs.extend(r.docs);
+        read.held.extend(held);
         read.replies.extend(r.replies);
         read.patches.extend(r.patches);
     }
@@ -231,7 +251,7 @@ fn take_file_patches(read: &mut Read, into: Option<&std::path::Path>) {
     if read.patches.is_empty() {
         return;
     }
-    let (known, err) = importer::archive::named_reports(into, &read.docs);
+    let (known, err) = importer::archive::named_reports(into, read.held.iter().filter_map(|h| h.named.clone()));
     if let Some(e) = err {
         eprintln!("error: {e}");
     }
@@ -254,15 +274,21 @@ fn take_file_patches(read: &mut Read, into: Option<&std::path::Path>) {
 }
 
 /// Attach the files' replies to their reports (read now, or published in `into`), saying how
-/// many and what became of the others.
-fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>) {
+/// many and what became of the others. Only the reports a reply names or quotes are read back.
+fn attach_file_replies(read: &mut Read, into: Option<&std::path::Path>, opts: &build::options::Options) {
     if read.replies.is_empty() {
         return;
     }
     let replies = std::mem::take(&mut read.replies);
     let n = replies.len();
+    let mids: std::collections::HashSet<String> = replies.iter().flat_map(|r| r.refs.iter().cloned()).collect();
+    let rows: std::collections::HashSet<u64> = replies.iter().flat_map(|r| r.rows.iter().copied()).collect();
+    let named = |h: &Held| {
+        h.message_id.as_ref().is_some_and(|m| mids.contains(m)) || h.row_keys.iter().any(|k| rows.contains(k))
+    };
     let mut lookup = |mid: &str| into.and_then(|d| importer::archive::published_report(d, mid));
-    let (attached, left) = reader::file::attach_replies(&mut read.docs, replies, &mut lookup);
+    let (attached, left) =
+        held::revise(&mut read.held, named, opts, |docs| reader::file::attach_replies(docs, replies, &mut lookup));
     for why in &left {
         eprintln!("note: {why}");
     }
@@ -323,9 +349,9 @@ fn read_archives(archives: &[PathBuf], into: Option<&std::path::Path>) -> Result
 
 /// An import rebuilds DIR from its inputs: say which reports of the previous data are not among
 /// them, so nothing disappears unnoticed.
-fn warn_dropped_reports(out: &std::path::Path, new: &[model::ReportDoc]) {
+fn warn_dropped_reports(out: &std::path::Path, new: &[Held]) {
     let Ok(old) = importer::store::dataset::Published::open(out) else { return };
-    let ids: std::collections::HashSet<&str> = new.iter().map(|r| r.id.as_str()).collect();
+    let ids: std::collections::HashSet<&str> = new.iter().map(|h| h.summary.id.as_str()).collect();
     let gone: Vec<&str> =
         old.index.reports.iter().filter(|r| !ids.contains(r.id.as_str())).map(|r| r.source.as_str()).collect();
     if !gone.is_empty() {

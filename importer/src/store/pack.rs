@@ -374,6 +374,17 @@ impl Terms {
             self.reports.entry(term).or_default().insert(d.id.clone());
         }
     }
+
+    /// The terms of each report (its id, `model::search::terms_of` its document), as `of`.
+    pub fn of_each(each: Vec<(String, Vec<String>)>) -> Terms {
+        let mut t = Terms::default();
+        for (id, terms) in each {
+            for term in terms {
+                t.reports.entry(term).or_default().insert(id.clone());
+            }
+        }
+        t
+    }
 }
 
 /// The search index over `all` (newest first), in two segments by `SearchIndex::since`: each
@@ -538,9 +549,19 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     let peers = crate::store::pages::Peers::of(&all);
     let docs: Vec<&ReportDoc> = data.reports.iter().collect();
     files.extend(crate::store::pages::report_files(&docs, &all, &peers));
-    let (rest, root) = list_files(entries, &data.reports, &data.scripts, all, &peers);
+    let newest = all.first().and_then(|s| data.reports.iter().find(|d| d.id == s.id));
+    let lists = Lists { newest, reports: data.reports.len(), terms: Terms::of(&data.reports) };
+    let (rest, root) = list_files(entries, lists, &data.scripts, all, &peers);
     files.extend(rest);
     (files, root)
+}
+
+/// What the lists are made of besides the summaries: the newest report's document (the first
+/// screen shows it), how many reports, and their terms (the search index).
+pub struct Lists<'a> {
+    pub newest: Option<&'a ReportDoc>,
+    pub reports: usize,
+    pub terms: Terms,
 }
 
 /// The files of a full build besides the testcases', the report documents and their pages
@@ -549,15 +570,14 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
 /// (the report pages were made from the same).
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
-    reports: &[ReportDoc],
+    lists: Lists,
     scripts: &BTreeMap<String, String>,
     all: Vec<ReportSummary>,
     peers: &crate::store::pages::Peers,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    let newest = all.first().and_then(|s| reports.iter().find(|d| d.id == s.id));
-    files.extend(crate::store::pages::list_pages(&all, NEWEST, newest, peers));
-    let (root, pages) = root(entries, reports.len(), all, Terms::of(reports));
+    files.extend(crate::store::pages::list_pages(&all, NEWEST, lists.newest, peers));
+    let (root, pages) = root(entries, lists.reports, all, lists.terms);
     files.extend(pages);
     (files, root)
 }

@@ -1,0 +1,143 @@
+//! A report held as its published document's stored bytes (`d/<id>.json.gz`, gzip JSON: about a
+//! twentieth of the parsed `Document`) from the moment its file is read until its testcase is
+//! built and its page written. A full import holds its reports so, and parses them back one
+//! testcase at a time: its memory grows with the largest testcase, not with its input.
+
+use crate::build::options::Options;
+use crate::store::pack;
+use crate::store::File;
+use model::{ReportDoc, ReportSummary};
+use reader::doc::Document;
+use reader::threads::ReportKey;
+
+/// One report, held stored, with what the import asks of every report before it needs the whole.
+pub struct Held {
+    /// `reader::links::report_key`: the copies of one report share it (`dedup`).
+    pub key: String,
+    pub source: String,
+    /// The report's date (unix seconds).
+    pub time: Option<i64>,
+    pub message_id: Option<String>,
+    /// Message-ID, head commit and date, as a patch's `NamedReports` finds it.
+    pub named: Option<ReportKey>,
+    /// The testcases its usable rows measure (`build::testcases_of`), and its rows.
+    pub testcases: Vec<String>,
+    pub rows: usize,
+    /// Its rows' keys as a reply quoting them names them (`reader::threads::row_keys`).
+    pub row_keys: Vec<u64>,
+    /// Its reproduce script: hash and text.
+    pub script: Option<(String, String)>,
+    pub summary: ReportSummary,
+    /// The report document's file: its path and stored bytes.
+    pub file: File,
+}
+
+impl Held {
+    /// `d` held: its report document made (`reader::docfile::to_doc`, as `build::docs`) and stored.
+    pub fn of(d: &Document, opts: &Options) -> Held {
+        let mut scripts = std::collections::BTreeMap::new();
+        let rd = reader::docfile::to_doc(d, &mut scripts, &opts.doc());
+        Held {
+            key: reader::links::report_key(d),
+            source: d.source.clone(),
+            time: d.date.as_deref().and_then(model::date::parse_date),
+            message_id: d.message_id.clone(),
+            named: reader::threads::report_key(d),
+            testcases: crate::build::testcases_of(d).into_iter().collect(),
+            rows: crate::build::dedup::row_count(d),
+            row_keys: reader::threads::row_keys(d),
+            script: scripts.into_iter().next(),
+            summary: ReportSummary::listed(&rd),
+            file: pack::report_file(&rd),
+        }
+    }
+
+    /// The report document, read back from its stored bytes.
+    pub fn report(&self) -> ReportDoc {
+        let json = crate::store::dataset::unpacked(&self.file.0, self.file.1.clone()).expect("held bytes are gzip");
+        serde_json::from_slice(&json).expect("a held report document reads back")
+    }
+
+    /// The document, read back (`reader::docfile::from_doc`: exact for everything the build reads).
+    pub fn document(&self) -> Document {
+        let script = |h: &str| self.script.as_ref().filter(|(k, _)| k == h).map(|(_, s)| s.clone());
+        reader::docfile::from_doc(&self.report(), &script).expect("a held report document names its own script")
+    }
+
+    /// The document's part that measures `tc` (`build::split_by_testcase`'s).
+    pub fn part(&self, tc: &str) -> Document {
+        let mut d = self.document();
+        if self.testcases.len() > 1 {
+            crate::build::keep_testcase(&mut d, tc);
+        }
+        d
+    }
+}
+
+/// The held reports that `pick` chooses, taken out and read back as documents (in their order)
+/// for `f` to change, merge or add to; the documents it leaves are held again, after the others.
+pub fn revise<R>(
+    held: &mut Vec<Held>,
+    pick: impl Fn(&Held) -> bool,
+    opts: &Options,
+    f: impl FnOnce(&mut Vec<Document>) -> R,
+) -> R {
+    use rayon::prelude::*;
+    let (picked, kept): (Vec<Held>, Vec<Held>) = std::mem::take(held).into_iter().partition(|h| pick(h));
+    *held = kept;
+    let mut docs: Vec<Document> = picked.par_iter().map(Held::document).collect();
+    drop(picked);
+    let r = f(&mut docs);
+    held.par_extend(docs.par_iter().map(|d| Held::of(d, opts)));
+    r
+}
+
+/// Duplicate reports merged (`build::dedup::dedup_documents`), reading back only the reports that
+/// share a key, or every report when one has no Message-ID (its rows find its mail). Returns how
+/// many copies were merged away.
+pub fn dedup(held: &mut Vec<Held>, opts: &Options) -> usize {
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for h in held.iter() {
+        *count.entry(h.key.as_str()).or_default() += 1;
+    }
+    let any_unkeyed = count.keys().any(|k| k.starts_with("content:"));
+    let shared: std::collections::HashSet<String> =
+        count.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_string()).collect();
+    if shared.is_empty() && !any_unkeyed {
+        return 0;
+    }
+    revise(
+        held,
+        |h| any_unkeyed || shared.contains(&h.key),
+        opts,
+        |docs| {
+            let (out, dropped) = crate::build::dedup::dedup_documents(std::mem::take(docs));
+            *docs = out;
+            dropped
+        },
+    )
+}
+
+/// Every held report's script, by hash.
+pub fn scripts(held: &[Held]) -> std::collections::BTreeMap<String, String> {
+    held.iter().filter_map(|h| h.script.clone()).collect()
+}
+
+/// Each testcase built from its held reports, read back when its turn comes (in time order, as
+/// `held` is), handed to `each` (`build::build_testcases_loading`).
+pub fn build_testcases<R: Send>(
+    held: &[Held],
+    opts: &Options,
+    each: &(dyn Fn(crate::build::TestcaseData) -> R + Sync),
+) -> Vec<R> {
+    use rayon::prelude::*;
+    let mut by_tc: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, h) in held.iter().enumerate() {
+        for tc in &h.testcases {
+            by_tc.entry(tc).or_default().push(i);
+        }
+    }
+    let sizes = by_tc.iter().map(|(tc, v)| (tc.to_string(), v.iter().map(|&i| held[i].rows).sum())).collect();
+    let load = |tc: &str| by_tc[tc].par_iter().map(|&i| held[i].part(tc)).collect();
+    crate::build::build_testcases_loading(sizes, &load, opts, each)
+}
