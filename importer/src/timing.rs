@@ -16,7 +16,7 @@ impl Stages {
     pub fn mark(&mut self, stage: &str) {
         let now = Instant::now();
         if self.on {
-            eprintln!("lkpx: timing: {stage}: {:.3}s", (now - self.last).as_secs_f64());
+            eprintln!("lkpx: timing: {stage}: {:.3}s{}", (now - self.last).as_secs_f64(), rss());
         }
         self.last = now;
     }
@@ -26,9 +26,10 @@ impl Stages {
 pub fn testcase(name: &str, build: std::time::Duration, rest: std::time::Duration) {
     if std::env::var_os("LKPX_TIMINGS").is_some() {
         eprintln!(
-            "lkpx: timing: testcase {name}: built {:.3}s, packed and written {:.3}s",
+            "lkpx: timing: testcase {name}: built {:.3}s, packed and written {:.3}s{}",
             build.as_secs_f64(),
-            rest.as_secs_f64()
+            rest.as_secs_f64(),
+            rss()
         );
     }
 }
@@ -37,5 +38,17 @@ pub fn testcase(name: &str, build: std::time::Duration, rest: std::time::Duratio
 pub fn note(what: &str) {
     if std::env::var_os("LKPX_TIMINGS").is_some() {
         eprintln!("lkpx: timing: {what}");
+    }
+}
+
+/// The process's resident memory now and at its peak (Linux), as `, RSS N MB (peak M MB)`.
+fn rss() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = |key: &str| {
+        status.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+    };
+    match (kb("VmRSS:"), kb("VmHWM:")) {
+        (Some(now), Some(peak)) => format!(", RSS {} MB (peak {} MB)", now >> 10, peak >> 10),
+        _ => String::new(),
     }
 }

@@ -73,34 +73,93 @@ pub fn build_testcases_each<R: Send>(
     build_testcases_loading(sizes, &load, opts, each)
 }
 
-/// `build_testcases_each` over testcases (with their rows, the biggest built first) whose
-/// documents `load` gives when the testcase's turn comes: a thread holds one testcase's
-/// documents at a time.
+/// `build_testcases_each` over testcases (with their rows) whose documents `load` gives when the
+/// testcase's turn comes. A free thread takes the biggest testcase waiting that fits the memory
+/// budget (`Budget`), so the import waits for the biggest, not for a tail of small ones, and
+/// holds about the largest testcase's memory, not the sum of the largest few.
 pub fn build_testcases_loading<R: Send>(
     sizes: Vec<(String, usize)>,
     load: &(dyn Fn(&str) -> Vec<Document> + Sync),
     opts: &Options,
     each: &(dyn Fn(TestcaseData) -> R + Sync),
 ) -> Vec<R> {
-    use rayon::prelude::*;
-    let mut v: Vec<(usize, String, usize)> = sizes.into_iter().enumerate().map(|(i, (tc, n))| (i, tc, n)).collect();
-    // the biggest first, each taken by the next free thread (rayon's halving would leave a big
-    // testcase of the second half for last): the import waits for the biggest, not for the tail
-    v.sort_by_key(|(i, _, n)| (std::cmp::Reverse(*n), *i));
-    let mut done: Vec<(usize, R)> = v
-        .into_iter()
-        .par_bridge()
-        .map(|(i, tc, _)| {
-            let t0 = std::time::Instant::now();
-            let built = build_testcase(&tc, sort_by_time(load(&tc)), opts);
-            let t1 = std::time::Instant::now();
-            let r = each(built);
-            crate::timing::testcase(&tc, t1 - t0, t1.elapsed());
-            (i, r)
-        })
-        .collect();
+    let budget = Budget::over(&sizes);
+    let done = std::sync::Mutex::new(Vec::new());
+    // threads of their own: a waiting one must not hold a core of the pool the builds use
+    std::thread::scope(|scope| {
+        for _ in 0..rayon::current_num_threads().max(1) {
+            scope.spawn(|| {
+                while let Some(lease) = budget.take() {
+                    let (i, tc) = (lease.index, lease.name.clone());
+                    let t0 = std::time::Instant::now();
+                    let built = build_testcase(&tc, sort_by_time(load(&tc)), opts);
+                    let t1 = std::time::Instant::now();
+                    let r = each(built);
+                    crate::timing::testcase(&tc, t1 - t0, t1.elapsed());
+                    done.lock().expect("not poisoned").push((i, r));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("not poisoned");
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The testcases waiting to be built and the rows of those being built. The rows being built at
+/// once stay within `rows`, a quarter over the largest testcase's: the largest runs beside the
+/// small ones, never beside the next largest (a testcase's build holds about 1.2 kB a row:
+/// its documents, series and changes).
+struct Budget {
+    rows: usize,
+    state: std::sync::Mutex<(Vec<(usize, String, usize)>, usize)>,
+    freed: std::sync::Condvar,
+}
+
+/// A testcase taken from the `Budget`: its rows are given back when it is dropped (built, or
+/// unwinding from a panic, so no thread waits for ever).
+struct Lease<'a> {
+    budget: &'a Budget,
+    index: usize,
+    name: String,
+    rows: usize,
+}
+
+impl Budget {
+    fn over(sizes: &[(String, usize)]) -> Budget {
+        let mut waiting: Vec<(usize, String, usize)> =
+            sizes.iter().enumerate().map(|(i, (tc, n))| (i, tc.clone(), *n)).collect();
+        waiting.sort_by_key(|(i, _, n)| (std::cmp::Reverse(*n), *i));
+        let largest = waiting.first().map_or(0, |t| t.2);
+        Budget { rows: largest + largest / 4, state: std::sync::Mutex::new((waiting, 0)), freed: Default::default() }
+    }
+
+    /// The biggest waiting testcase that fits beside those being built (any, when none is),
+    /// waiting until one does; `None` when none is left.
+    fn take(&self) -> Option<Lease<'_>> {
+        let mut s = self.state.lock().expect("not poisoned");
+        loop {
+            let (waiting, busy) = &mut *s;
+            if waiting.is_empty() {
+                return None;
+            }
+            if let Some(k) = waiting.iter().position(|t| *busy == 0 || *busy + t.2 <= self.rows) {
+                let (index, name, rows) = waiting.remove(k);
+                *busy += rows;
+                return Some(Lease { budget: self, index, name, rows });
+            }
+            s = self.freed.wait(s).expect("not poisoned");
+        }
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut s) = self.budget.state.lock() {
+            s.1 -= self.rows;
+        }
+        self.budget.freed.notify_all();
+    }
 }
 
 /// Reports in time order (undated first: they must not pass for the latest), then source.
@@ -167,44 +226,30 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     let pos_of = |id: &str| commit_pos[table.canonical(id)];
     let (mut jobs, job_pos) = jobs_stage(&docs);
     stages.mark(&format!("{tc}: jobs"));
-    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos, 0);
-    stages.mark(&format!("{tc}: points"));
-    let metrics: Vec<MetricInfo> = {
-        let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
-        for ((_, m), _) in &col.series {
-            *n.entry(m).or_default() += 1;
-        }
-        let mut n: Vec<(&str, u32)> = n.into_iter().collect();
-        n.sort_unstable();
-        n.into_iter()
-            .map(|(m, series)| MetricInfo {
-                name: m.to_string(),
-                direction: (opts.weight)(m),
-                kpi: is_kpi(m),
-                fail: col.fail_metrics.contains(m) && !col.perf_metrics.contains(m),
-                series,
-                chunk: 0,
-            })
-            .collect()
-    };
     let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts, 0);
-    stages.mark(&format!("{tc}: metrics, headlines"));
-    let changes = changes_stage(&col.series, &headlines, &metrics);
+    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos, 0);
+    let metrics = metrics_of(&col, opts);
+    let series::Collected { reports, series, rows, .. } = col;
+    // the documents are done with: the changes and the files are made from the series (a big
+    // testcase's documents are as large as its series, and writing them out is the longest step)
+    drop(docs);
+    stages.mark(&format!("{tc}: headlines, points, metrics"));
+    let changes = changes_stage(&series, &headlines, &metrics);
     stages.mark(&format!("{tc}: changes"));
     let detected = changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
     let info = testcase_info(tc, &headlines, detected);
     let totals = Totals {
-        reports: col.reports.len(),
+        reports: reports.len(),
         jobs: jobs.len(),
-        series: col.series.len(),
-        points: col.series.iter().map(|(_, p)| p.len()).sum(),
-        rows: col.rows,
+        series: series.len(),
+        points: series.iter().map(|(_, p)| p.len()).sum(),
+        rows,
     };
     let catalog = Index {
         schema: SCHEMA_VERSION,
         generation: String::new(),
         commits,
-        reports: col.reports,
+        reports,
         jobs,
         metrics,
         testcases: vec![info],
@@ -217,5 +262,25 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         rest: None,
         quiet: vec![],
     };
-    TestcaseData { name: tc.to_string(), catalog, series: col.series, changes, rows: col.rows }
+    TestcaseData { name: tc.to_string(), catalog, series, changes, rows }
+}
+
+/// The testcase's metrics (sorted by name): direction, KPI, failure-only, number of series.
+fn metrics_of(col: &series::Collected, opts: &Options) -> Vec<MetricInfo> {
+    let mut n: HashMap<&str, u32, FastHash> = HashMap::default();
+    for ((_, m), _) in &col.series {
+        *n.entry(m).or_default() += 1;
+    }
+    let mut n: Vec<(&str, u32)> = n.into_iter().collect();
+    n.sort_unstable();
+    n.into_iter()
+        .map(|(m, series)| MetricInfo {
+            name: m.to_string(),
+            direction: (opts.weight)(m),
+            kpi: is_kpi(m),
+            fail: col.fail_metrics.contains(m) && !col.perf_metrics.contains(m),
+            series,
+            chunk: 0,
+        })
+        .collect()
 }

@@ -96,20 +96,41 @@ pub(crate) fn points_stage<'a>(
         out.fail_metrics.extend(&p.fail_metrics);
         out.perf_metrics.extend(&p.perf_metrics);
     }
-    // series in key order (their keys sorted, then each series moved once: a `Points` is a dozen
-    // vectors), each series' observations by commit order, then report
+    // series in key order (their keys sorted, then the series permuted in place: a `Points` is a
+    // dozen vectors, and a big testcase's series are the largest thing an import holds), each
+    // series' observations by commit order, then report
     use rayon::prelude::*;
-    let mut slots: Vec<Option<((u32, &str), Points)>> = parts.into_iter().flat_map(|p| p.series).map(Some).collect();
-    slots.par_iter_mut().flatten().for_each(|(_, p)| sort_points(p));
-    let mut order: Vec<((u32, &str), u32)> =
-        slots.iter().enumerate().filter_map(|(i, s)| Some((s.as_ref()?.0, i as u32))).collect();
-    order.par_sort_unstable();
-    out.series = order
-        .into_iter()
-        .filter_map(|(_, i)| slots[i as usize].take())
-        .map(|((j, m), p)| ((j, m.to_string()), p))
-        .collect();
+    let mut series = Vec::with_capacity(parts.iter().map(|p| p.series.len()).sum());
+    for p in parts {
+        series.extend(p.series);
+    }
+    series.par_iter_mut().for_each(|(_, p)| {
+        sort_points(p);
+        fit(p);
+    });
+    let mut order: Vec<u32> = (0..series.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| series[a as usize].0.cmp(&series[b as usize].0));
+    permute(&mut series, &order);
+    out.series = series;
     out
+}
+
+/// `v` reordered in place so that its `i`-th item is the `order[i]`-th before (each item moved
+/// once or twice, no copy of `v`).
+fn permute<T>(v: &mut [T], order: &[u32]) {
+    let mut done = vec![false; v.len()];
+    for start in 0..v.len() {
+        let mut i = start;
+        while !done[i] {
+            done[i] = true;
+            let j = order[i] as usize;
+            if j == start {
+                break;
+            }
+            v.swap(i, j);
+            i = j;
+        }
+    }
 }
 
 /// A report's catalog entry.
@@ -139,7 +160,7 @@ pub(crate) fn report_meta(
 /// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name).
 #[derive(Default)]
 pub(crate) struct SeriesPart<'a> {
-    series: Vec<((u32, &'a str), Points)>,
+    series: Vec<((u32, String), Points)>,
     fail_metrics: HashSet<&'a str, FastHash>,
     perf_metrics: HashSet<&'a str, FastHash>,
 }
@@ -180,7 +201,7 @@ pub(crate) fn series_stage<'a>(
                         }
                         let key = (job_pos.of(&r.job), r.metric.as_str());
                         let k = *at.entry(key).or_insert_with(|| {
-                            out.series.push((key, Points::default()));
+                            out.series.push(((key.0, key.1.to_string()), Points::default()));
                             out.series.len() as u32 - 1
                         });
                         let report = first_report + ri as u32;
@@ -221,9 +242,21 @@ pub(crate) fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32]
         p.report.push(report);
         p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
         p.base.push(if c == 0 { None } else { Some(cols[0]) });
-        p.fails.push(fails);
-        p.values.push(r.run_values.get(c).cloned().flatten().unwrap_or_default());
+        let at = p.commit.len() - 1;
+        push_sparse(&mut p.fails, at, fails);
+        push_sparse(&mut p.values, at, r.run_values.get(c).cloned().flatten().unwrap_or_default());
     }
+}
+
+/// A column most series never fill (failure counts, per-run values) kept empty until a point
+/// has one, then at full length (`Points::is_ragged` allows both): half a million series of a big
+/// testcase hold no room for nothing.
+fn push_sparse<T: Clone + Default + PartialEq>(col: &mut Vec<T>, at: usize, v: T) {
+    if col.is_empty() && v == T::default() {
+        return;
+    }
+    col.resize(at, T::default());
+    col.push(v);
 }
 
 /// Position of a row's job, found by the address of its shared `Arc`.
@@ -250,7 +283,22 @@ pub(crate) fn sort_points(p: &mut Points) {
     macro_rules! permute {
         ($($f:ident),*) => { $( p.$f = idx.iter().map(|&i| p.$f[i].clone()).collect(); )* };
     }
-    permute!(commit, mean, stddev_pct, runs, report, change, base, fails, values);
+    permute!(commit, mean, stddev_pct, runs, report, change, base);
+    if !p.fails.is_empty() {
+        permute!(fails);
+    }
+    if !p.values.is_empty() {
+        permute!(values);
+    }
+}
+
+/// Each column's capacity cut to its length: a series grew by pushes (room for four points where
+/// most hold two), and a big testcase holds half a million of them until it is written.
+fn fit(p: &mut Points) {
+    macro_rules! fit {
+        ($($f:ident),*) => { $( p.$f.shrink_to_fit(); )* };
+    }
+    fit!(commit, mean, stddev_pct, runs, report, change, base, fails, values);
 }
 
 /// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.

@@ -322,7 +322,7 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
             Some(old) => {
                 let new = std::mem::take(p);
                 *p = widen(old.clone());
-                append(p, new);
+                append(p, widen(new));
                 build::series::sort_points(p);
             }
             None => {
@@ -349,6 +349,7 @@ fn widen(mut p: Points) -> Points {
     p
 }
 
+/// `q` (full columns, `widen`) after `p`'s points.
 fn append(p: &mut Points, q: Points) {
     p.commit.extend(q.commit);
     p.mean.extend(q.mean);
