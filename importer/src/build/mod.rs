@@ -112,9 +112,12 @@ pub fn build_testcases_loading<R: Send>(
 /// its documents, series and changes).
 struct Budget {
     rows: usize,
-    state: std::sync::Mutex<(Vec<(usize, String, usize)>, usize)>,
+    /// The testcases waiting (position, name, rows; the biggest first), the rows being built.
+    state: std::sync::Mutex<(Vec<Waiting>, usize)>,
     freed: std::sync::Condvar,
 }
+
+type Waiting = (usize, String, usize);
 
 /// A testcase taken from the `Budget`: its rows are given back when it is dropped (built, or
 /// unwinding from a panic, so no thread waits for ever).
@@ -127,8 +130,7 @@ struct Lease<'a> {
 
 impl Budget {
     fn over(sizes: &[(String, usize)]) -> Budget {
-        let mut waiting: Vec<(usize, String, usize)> =
-            sizes.iter().enumerate().map(|(i, (tc, n))| (i, tc.clone(), *n)).collect();
+        let mut waiting: Vec<Waiting> = sizes.iter().enumerate().map(|(i, (tc, n))| (i, tc.clone(), *n)).collect();
         waiting.sort_by_key(|(i, _, n)| (std::cmp::Reverse(*n), *i));
         let largest = waiting.first().map_or(0, |t| t.2);
         Budget { rows: largest + largest / 4, state: std::sync::Mutex::new((waiting, 0)), freed: Default::default() }
