@@ -116,6 +116,33 @@ fn synth(dir: &Path, n: usize) {
 
 const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests/result_root"];
 
+/// A full import holds its reports stored and reads them back one testcase at a time
+/// (`store::held`): it writes the very files the whole build in memory makes (`build::build`,
+/// `pack::files`) on the real fixtures, duplicate copies (merged) and mails of several testcases
+/// included.
+#[test]
+fn a_full_import_read_back_testcase_by_testcase_writes_what_the_build_in_memory_makes() {
+    let out = tmpdir("streamed");
+    import(&out, &["fixtures/seeds", "fixtures/corpus"]);
+    let inputs = importer::input::collect(&[root().join("fixtures/seeds"), root().join("fixtures/corpus")]);
+    let mut docs = Vec::new();
+    for f in &inputs.files {
+        docs.extend(importer::input::read_file_as(f, &inputs.source_of(f)).docs);
+    }
+    let weight = reader::direction::Directions::lkp_weight;
+    let opts = importer::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
+    let (data, merged) = importer::build::build(docs, &opts);
+    assert!(merged > 0 && data.testcases.len() > 10, "the fixtures have copies to merge and many testcases");
+    let (files, root) = importer::store::pack::files(data);
+    let mut want: BTreeMap<String, Vec<u8>> = files.into_iter().collect();
+    want.insert(model::paths::INDEX.to_string(), importer::store::pack::json(&root));
+    let got = tree(&out);
+    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "the same files");
+    for (rel, bytes) in &want {
+        assert!(got[rel] == *bytes, "{rel}: the streamed import wrote other bytes");
+    }
+}
+
 #[test]
 fn files_are_bounded_by_reports_and_testcases() {
     let out = tmpdir("bounds");

@@ -286,3 +286,45 @@ fn metrics_of(col: &series::Collected, opts: &Options) -> Vec<MetricInfo> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Testcases of the sizes of 10^4 synthetic mails' largest (rows): each is built once, the
+    /// results come back in the testcases' order, and the rows being built at once never pass a
+    /// quarter over the largest's, so the two largest are never built side by side.
+    #[test]
+    fn testcases_are_built_each_once_and_side_by_side_only_within_the_budget() {
+        let rows = [712_819, 579_945, 301_093, 216_753, 205_850, 161_963, 156_807, 86_013, 56_320, 2_550];
+        let sizes: Vec<(String, usize)> = rows.iter().enumerate().map(|(i, n)| (format!("tc{i:02}"), *n)).collect();
+        let of = |tc: &str| sizes.iter().find(|(t, _)| t == tc).expect("a testcase").1;
+        let busy = std::sync::Mutex::new((0usize, 0usize, Vec::new()));
+        let load = |tc: &str| {
+            let mut b = busy.lock().unwrap();
+            b.0 += of(tc);
+            b.1 = b.1.max(b.0);
+            b.2.push(tc.to_string());
+            drop(b);
+            std::thread::sleep(std::time::Duration::from_millis(of(tc) as u64 / 20_000));
+            Vec::new()
+        };
+        let weight = |_: &str| 0i8;
+        let opts = Options { commit_url: None, git_log: vec![], weight: &weight };
+        // two threads, as on the machines the budget was measured on
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let done = pool.install(|| {
+            build_testcases_loading(sizes.clone(), &load, &opts, &|t| {
+                busy.lock().unwrap().0 -= of(&t.name);
+                t.name
+            })
+        });
+        assert_eq!(done, sizes.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(), "each once, in order");
+        let (now, most, mut started) = busy.into_inner().unwrap();
+        assert_eq!(now, 0);
+        assert!(most <= 712_819 + 712_819 / 4, "at most a quarter over the largest: {most}");
+        assert!(most > 712_819, "the small ones are built beside the largest: {most}");
+        started.sort();
+        assert_eq!(started.len(), sizes.len());
+    }
+}

@@ -311,3 +311,42 @@ pub(crate) fn compact(mut p: Points) -> Points {
     }
     p
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `permute` puts each item where the order says, whatever the order's cycles.
+    #[test]
+    fn permute_gathers_in_place() {
+        let mut rng = model::rng::XorShift::new(7);
+        for n in [0usize, 1, 2, 5, 64, 1000] {
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            let v: Vec<String> = (0..n).map(|i| format!("item{i}")).collect();
+            let mut w = v.clone();
+            permute(&mut w, &order);
+            assert_eq!(w, order.iter().map(|&i| v[i as usize].clone()).collect::<Vec<_>>(), "n = {n}");
+        }
+    }
+
+    /// A failure count or per-run values arriving after points without them fills the column
+    /// for the earlier points (`None`, no values); a series with none keeps the column empty.
+    #[test]
+    fn a_sparse_column_is_empty_or_whole() {
+        let mut fails: Vec<Option<u32>> = Vec::new();
+        for at in 0..3 {
+            push_sparse(&mut fails, at, None);
+        }
+        assert!(fails.is_empty());
+        push_sparse(&mut fails, 3, Some(2));
+        push_sparse(&mut fails, 4, None);
+        assert_eq!(fails, vec![None, None, None, Some(2), None]);
+        let mut values: Vec<Vec<f64>> = Vec::new();
+        push_sparse(&mut values, 0, Vec::new());
+        push_sparse(&mut values, 1, vec![1.5, 2.5]);
+        assert_eq!(values, vec![vec![], vec![1.5, 2.5]]);
+    }
+}

@@ -114,8 +114,9 @@ pub fn run(
 }
 
 /// A full import of the reports held (`store::held`): duplicates merged, each report's document
-/// written, each testcase built from its reports read back and written as soon as it is built,
-/// then the pages, the reports list and the search index, then the switch to the new root.
+/// written, each testcase built from its reports read back and written as soon as it is built
+/// (each report's page written as it is first read back), then the reports list and the search
+/// index, then the switch to the new root.
 fn import_full(
     mut held: Vec<Held>,
     opts: &build::options::Options,
@@ -125,28 +126,32 @@ fn import_full(
 ) -> std::io::Result<(publish::Written, model::Root, usize)> {
     use importer::store::{pack, pages};
     use rayon::prelude::*;
+    use std::sync::Mutex;
     let publisher = publish::Publisher::new(out)?;
     let dups = held::dedup(&mut held, opts);
     held.sort_by_cached_key(|h| (h.time.unwrap_or(i64::MIN), h.source.clone()));
     held.par_iter().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)))?;
-    stages.mark("duplicates merged, report documents written");
-    let entries =
-        held::build_testcases(&held, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
-    stages.mark("build, in all (the four build stages above)");
     warn_dropped_reports(out, &held);
+    stages.mark("duplicates merged, report documents written");
     let all = pack::newest_first(held.iter().map(|h| h.summary.clone()).collect());
     let peers = pages::Peers::of(&all);
-    let terms = held
-        .par_iter()
-        .map(|h| {
-            let rd = h.report();
-            publisher.write(&[pages::report_file(&rd, &all, &peers)])?;
-            Ok((rd.id.clone(), model::search::terms_of(&rd)))
-        })
-        .collect::<std::io::Result<Vec<_>>>()?;
+    let (terms, failed) = (Mutex::new(Vec::new()), Mutex::new(None));
+    let page = |_: &Held, rd: &model::ReportDoc| {
+        if let Err(e) = publisher.write(&[pages::report_file(rd, &all, &peers)]) {
+            failed.lock().expect("not poisoned").get_or_insert(e);
+        }
+        terms.lock().expect("not poisoned").push((rd.id.clone(), model::search::terms_of(rd)));
+    };
+    let entries =
+        held::build_testcases(&held, opts, &page, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
+    if let Some(e) = failed.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
+    stages.mark("build and pages, in all (the four build stages above)");
     let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
-    let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms: pack::Terms::of_each(terms) };
+    let terms = pack::Terms::of_each(terms.into_inner().expect("not poisoned"));
+    let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms };
     let (mut files, mut root) = pack::list_files(entries, lists, &held::scripts(&held), all, &peers);
     drop(held);
     if let Some(s) = state {
@@ -156,7 +161,7 @@ fn import_full(
     }
     publisher.write(&files)?;
     drop(files);
-    stages.mark("pages, the reports list and the search index written");
+    stages.mark("the reports list and the search index written");
     let w = publisher.finish(&root, publish::Sweep::All)?;
     stages.mark("sync, switch the root, remove stale files");
     Ok((w, root, dups))

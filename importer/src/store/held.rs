@@ -37,6 +37,11 @@ impl Held {
     pub fn of(d: &Document, opts: &Options) -> Held {
         let mut scripts = std::collections::BTreeMap::new();
         let rd = reader::docfile::to_doc(d, &mut scripts, &opts.doc());
+        let mut file = pack::report_file(&rd);
+        let mut row_keys = reader::threads::row_keys(d);
+        // held until the end of the import: no room left over (gzip's buffer is a guess)
+        file.1.shrink_to_fit();
+        row_keys.shrink_to_fit();
         Held {
             key: reader::links::report_key(d),
             source: d.source.clone(),
@@ -45,10 +50,10 @@ impl Held {
             named: reader::threads::report_key(d),
             testcases: crate::build::testcases_of(d).into_iter().collect(),
             rows: crate::build::dedup::row_count(d),
-            row_keys: reader::threads::row_keys(d),
+            row_keys,
             script: scripts.into_iter().next(),
             summary: ReportSummary::listed(&rd),
-            file: pack::report_file(&rd),
+            file,
         }
     }
 
@@ -60,13 +65,19 @@ impl Held {
 
     /// The document, read back (`reader::docfile::from_doc`: exact for everything the build reads).
     pub fn document(&self) -> Document {
-        let script = |h: &str| self.script.as_ref().filter(|(k, _)| k == h).map(|(_, s)| s.clone());
-        reader::docfile::from_doc(&self.report(), &script).expect("a held report document names its own script")
+        self.document_of(&self.report())
     }
 
-    /// The document's part that measures `tc` (`build::split_by_testcase`'s).
-    pub fn part(&self, tc: &str) -> Document {
-        let mut d = self.document();
+    /// The document of `rd`, this report's document read back.
+    fn document_of(&self, rd: &ReportDoc) -> Document {
+        let script = |h: &str| self.script.as_ref().filter(|(k, _)| k == h).map(|(_, s)| s.clone());
+        reader::docfile::from_doc(rd, &script).expect("a held report document names its own script")
+    }
+
+    /// The document's part that measures `tc` (`build::split_by_testcase`'s), from `rd`, this
+    /// report's document read back.
+    fn part(&self, rd: &ReportDoc, tc: &str) -> Document {
+        let mut d = self.document_of(rd);
         if self.testcases.len() > 1 {
             crate::build::keep_testcase(&mut d, tc);
         }
@@ -124,10 +135,13 @@ pub fn scripts(held: &[Held]) -> std::collections::BTreeMap<String, String> {
 }
 
 /// Each testcase built from its held reports, read back when its turn comes (in time order, as
-/// `held` is), handed to `each` (`build::build_testcases_loading`).
+/// `held` is), handed to `each` (`build::build_testcases_loading`). `seen` gets each report's
+/// document once: when the first of its testcases reads it back (a report of none, after the
+/// others), so a full import parses each report back once.
 pub fn build_testcases<R: Send>(
     held: &[Held],
     opts: &Options,
+    seen: &(dyn Fn(&Held, &ReportDoc) + Sync),
     each: &(dyn Fn(crate::build::TestcaseData) -> R + Sync),
 ) -> Vec<R> {
     use rayon::prelude::*;
@@ -138,6 +152,17 @@ pub fn build_testcases<R: Send>(
         }
     }
     let sizes = by_tc.iter().map(|(tc, v)| (tc.to_string(), v.iter().map(|&i| held[i].rows).sum())).collect();
-    let load = |tc: &str| by_tc[tc].par_iter().map(|&i| held[i].part(tc)).collect();
-    crate::build::build_testcases_loading(sizes, &load, opts, each)
+    let load = |tc: &str| {
+        let read = |h: &Held| {
+            let rd = h.report();
+            if h.testcases[0] == tc {
+                seen(h, &rd);
+            }
+            h.part(&rd, tc)
+        };
+        by_tc[tc].par_iter().map(|&i| read(&held[i])).collect()
+    };
+    let built = crate::build::build_testcases_loading(sizes, &load, opts, each);
+    held.par_iter().filter(|h| h.testcases.is_empty()).for_each(|h| seen(h, &h.report()));
+    built
 }
