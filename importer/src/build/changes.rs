@@ -13,11 +13,12 @@ pub(crate) fn changes_stage(
     let headline_keys: HashSet<(u32, u32, &str), FastHash> =
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     // series by series on all cores (an incremental add rebuilds one testcase: its only parallelism),
-    // gathered in series order, so the output does not depend on the scheduling
+    // gathered in series order, so the output does not depend on the scheduling; no vector per
+    // series is held (a big testcase has half a million series, most with a change or two)
     use rayon::prelude::*;
-    let per_series: Vec<Vec<ChangeRecord>> = series
+    series
         .par_iter()
-        .map(|((j, m), p)| {
+        .flat_map_iter(|((j, m), p)| {
             let mut out = Vec::new();
             // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
             let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
@@ -27,8 +28,7 @@ pub(crate) fn changes_stage(
             }
             out
         })
-        .collect();
-    per_series.into_iter().flatten().collect()
+        .collect()
 }
 
 /// The changes the reports state for one series: each observation with a change, against the
