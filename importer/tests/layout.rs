@@ -118,14 +118,19 @@ const ALL: [&str; 3] = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests
 
 /// A full import holds its reports stored and reads them back one testcase at a time
 /// (`store::held`): it writes the very files the whole build in memory makes (`build::build`,
-/// `pack::files`) on the real fixtures, duplicate copies (merged) and mails of several testcases
-/// included.
+/// `pack::files`) on the real fixtures, duplicate copies (merged), mails of several testcases and
+/// lkp-tests result roots (no Message-ID) included.
 #[test]
 fn a_full_import_read_back_testcase_by_testcase_writes_what_the_build_in_memory_makes() {
     let out = tmpdir("streamed");
-    import(&out, &["fixtures/seeds", "fixtures/corpus"]);
-    let inputs = importer::input::collect(&[root().join("fixtures/seeds"), root().join("fixtures/corpus")]);
+    let dirs = ["fixtures/seeds", "fixtures/corpus", "fixtures/lkp-tests/result_root"];
+    import(&out, &dirs);
+    let inputs = importer::input::collect(&dirs.map(|d| root().join(d)));
+    assert!(!inputs.result_roots.is_empty(), "a result root: a report without a Message-ID");
     let mut docs = Vec::new();
+    for r in &inputs.result_roots {
+        docs.extend(importer::input::read_result_root_as(r, &inputs.source_of(r)).docs);
+    }
     for f in &inputs.files {
         docs.extend(importer::input::read_file_as(f, &inputs.source_of(f)).docs);
     }

@@ -1,6 +1,7 @@
 //! A `doc::Document` as its published report document (`model::ReportDoc`) and back. The
 //! round trip is exact for everything the build reads, so an incremental import can rebuild a
-//! testcase from the report documents of the dataset instead of the original mails.
+//! testcase from the report documents of the dataset instead of the original mails, except for
+//! numbers JSON cannot hold (`+Inf%`, a NaN run value), which its file says `null`.
 
 use crate::doc::{CommitInfo, Document, HeadlineInfo, JobKey, Row, RowKind, Section};
 use crate::links::{commit_link, lore_url, report_id};

@@ -306,7 +306,8 @@ mod tests {
             b.1 = b.1.max(b.0);
             b.2.push(tc.to_string());
             drop(b);
-            std::thread::sleep(std::time::Duration::from_millis(of(tc) as u64 / 20_000));
+            // long enough that the other thread starts while the largest is built, even on a busy machine
+            std::thread::sleep(std::time::Duration::from_millis(of(tc) as u64 / 4_000));
             Vec::new()
         };
         let weight = |_: &str| 0i8;

@@ -30,13 +30,24 @@ pub struct Held {
     pub summary: ReportSummary,
     /// The report document's file: its path and stored bytes.
     pub file: File,
+    /// The document and its report document themselves, for the rare report with a number JSON
+    /// cannot hold (`+Inf%`, a NaN run value: `serde_json` writes them `null`), which would not
+    /// read back as it was.
+    exact: Option<Box<(Document, ReportDoc)>>,
 }
 
 impl Held {
-    /// `d` held: its report document made (`reader::docfile::to_doc`, as `build::docs`) and stored.
+    /// `d` held: its report document made (`reader::docfile::to_doc`, as `build::docs`), its notes
+    /// in date order (as `build::dedup` leaves every report), and stored.
     pub fn of(d: &Document, opts: &Options) -> Held {
         let mut scripts = std::collections::BTreeMap::new();
-        let rd = reader::docfile::to_doc(d, &mut scripts, &opts.doc());
+        let mut rd = reader::docfile::to_doc(d, &mut scripts, &opts.doc());
+        reader::threads::sort_notes(&mut rd.notes);
+        let exact = (!all_finite(d)).then(|| {
+            let mut d = d.clone();
+            d.notes.clone_from(&rd.notes);
+            Box::new((d, rd.clone()))
+        });
         let mut file = pack::report_file(&rd);
         let mut row_keys = reader::threads::row_keys(d);
         // held until the end of the import: no room left over (gzip's buffer is a guess)
@@ -54,11 +65,15 @@ impl Held {
             script: scripts.into_iter().next(),
             summary: ReportSummary::listed(&rd),
             file,
+            exact,
         }
     }
 
     /// The report document, read back from its stored bytes.
     pub fn report(&self) -> ReportDoc {
+        if let Some(e) = &self.exact {
+            return e.1.clone();
+        }
         let json = crate::store::dataset::unpacked(&self.file.0, self.file.1.clone()).expect("held bytes are gzip");
         serde_json::from_slice(&json).expect("a held report document reads back")
     }
@@ -70,6 +85,9 @@ impl Held {
 
     /// The document of `rd`, this report's document read back.
     fn document_of(&self, rd: &ReportDoc) -> Document {
+        if let Some(e) = &self.exact {
+            return e.0.clone();
+        }
         let script = |h: &str| self.script.as_ref().filter(|(k, _)| k == h).map(|(_, s)| s.clone());
         reader::docfile::from_doc(rd, &script).expect("a held report document names its own script")
     }
@@ -83,6 +101,18 @@ impl Held {
         }
         d
     }
+}
+
+/// Every number of `d` survives JSON.
+fn all_finite(d: &Document) -> bool {
+    let ok = |v: &Option<f64>| v.is_none_or(f64::is_finite);
+    d.headlines.iter().all(|h| ok(&h.change))
+        && d.sections.iter().flat_map(|s| &s.rows).all(|r| {
+            r.values.iter().all(ok)
+                && r.stddev_pct.iter().all(ok)
+                && r.changes.iter().all(ok)
+                && r.run_values.iter().flatten().flatten().all(|x| x.is_finite())
+        })
 }
 
 /// The held reports that `pick` chooses, taken out and read back as documents (in their order)
@@ -104,29 +134,27 @@ pub fn revise<R>(
 }
 
 /// Duplicate reports merged (`build::dedup::dedup_documents`), reading back only the reports that
-/// share a key, or every report when one has no Message-ID (its rows find its mail). Returns how
-/// many copies were merged away.
+/// share a key, those without a Message-ID and those sharing a row with one (where its mail may
+/// be). Returns how many copies were merged away.
 pub fn dedup(held: &mut Vec<Held>, opts: &Options) -> usize {
-    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    use std::collections::{HashMap, HashSet};
+    let mut count: HashMap<&str, usize> = HashMap::new();
     for h in held.iter() {
         *count.entry(h.key.as_str()).or_default() += 1;
     }
-    let any_unkeyed = count.keys().any(|k| k.starts_with("content:"));
-    let shared: std::collections::HashSet<String> =
-        count.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_string()).collect();
-    if shared.is_empty() && !any_unkeyed {
+    let unkeyed = |h: &Held| h.key.starts_with("content:");
+    let shared: HashSet<String> = count.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k.to_string()).collect();
+    if shared.is_empty() && !held.iter().any(unkeyed) {
         return 0;
     }
-    revise(
-        held,
-        |h| any_unkeyed || shared.contains(&h.key),
-        opts,
-        |docs| {
-            let (out, dropped) = crate::build::dedup::dedup_documents(std::mem::take(docs));
-            *docs = out;
-            dropped
-        },
-    )
+    // two rows `dedup_documents` finds the same are the same as a reply quotes them, and more
+    let rows: HashSet<u64> = held.iter().filter(|h| unkeyed(h)).flat_map(|h| h.row_keys.iter().copied()).collect();
+    let pick = |h: &Held| shared.contains(&h.key) || unkeyed(h) || h.row_keys.iter().any(|k| rows.contains(k));
+    revise(held, pick, opts, |docs| {
+        let (out, dropped) = crate::build::dedup::dedup_documents(std::mem::take(docs));
+        *docs = out;
+        dropped
+    })
 }
 
 /// Every held report's script, by hash.
@@ -165,4 +193,62 @@ pub fn build_testcases<R: Send>(
     let built = crate::build::build_testcases_loading(sizes, &load, opts, each);
     held.par_iter().filter(|h| h.testcases.is_empty()).for_each(|h| seen(h, &h.report()));
     built
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn real_mail() -> Document {
+        let name = "fixtures/corpus/030.txt";
+        let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/corpus/030.txt")).unwrap();
+        let mut r = reader::file::FileResult::new(name.into(), text.len());
+        reader::file::read_bytes(name, &text, &mut r);
+        r.docs.remove(0)
+    }
+
+    fn opts_with<'a>(weight: &'a (dyn Fn(&str) -> i8 + Sync)) -> Options<'a> {
+        Options { commit_url: None, git_log: vec![], weight }
+    }
+
+    /// A real report reads back as it was read; one with `+Inf%`, `-Inf%` and non-finite run values
+    /// (JSON writes them `null`) too, instead of losing them or failing to read back.
+    #[test]
+    fn a_report_reads_back_as_it_was_read_numbers_json_cannot_hold_included() {
+        let weight = reader::direction::Directions::lkp_weight;
+        let opts = opts_with(&weight);
+        let d = real_mail();
+        assert!(d.sections[0].rows.len() > 100);
+        let h = Held::of(&d, &opts);
+        assert!(h.exact.is_none(), "a plain report is held as bytes only");
+        assert_eq!(h.document(), d);
+        let mut odd = d.clone();
+        odd.sections[0].rows[0].changes = vec![Some(f64::INFINITY)];
+        odd.sections[0].rows[1].changes = vec![Some(f64::NEG_INFINITY)];
+        odd.sections[0].rows[2].run_values = vec![Some(vec![1.0, f64::INFINITY]), Some(vec![f64::NAN])];
+        let h = Held::of(&odd, &opts);
+        let back = h.document();
+        assert_eq!(back.sections[0].rows[0].changes, vec![Some(f64::INFINITY)]);
+        assert_eq!(back.sections[0].rows[1].changes, vec![Some(f64::NEG_INFINITY)]);
+        let runs = &back.sections[0].rows[2].run_values;
+        assert!(runs[0].as_ref().unwrap()[1].is_infinite() && runs[1].as_ref().unwrap()[0].is_nan());
+        assert_eq!(h.report().sections[0].rows[0].changes, vec![Some(f64::INFINITY)]);
+        assert_eq!(h.part(&h.report(), "x").sections.len(), back.sections.len());
+    }
+
+    /// A report's notes are in date order once held, as merging copies leaves them: a report read
+    /// once publishes what it would have had it been read twice.
+    #[test]
+    fn a_reports_notes_are_held_in_date_order() {
+        let weight = |_: &str| 0i8;
+        let opts = opts_with(&weight);
+        let mut d = real_mail();
+        d.notes = vec!["2024-02-01 B: later".into(), "undated".into(), "2023-05-01 A: earlier".into()];
+        let h = Held::of(&d, &opts);
+        let want = vec!["undated".to_string(), "2023-05-01 A: earlier".into(), "2024-02-01 B: later".into()];
+        assert_eq!(h.report().notes, want);
+        assert_eq!(h.document().notes, want);
+        let (merged, dropped) = crate::build::dedup::dedup_documents(vec![d]);
+        assert_eq!((merged[0].notes.clone(), dropped), (want, 0));
+    }
 }
