@@ -136,7 +136,7 @@ fn import_full(
     let all = pack::newest_first(held.iter().map(|h| h.summary.clone()).collect());
     let peers = pages::Peers::of(&all);
     let (terms, failed) = (Mutex::new(Vec::new()), Mutex::new(None));
-    let page = |_: &Held, rd: &model::ReportDoc| {
+    let page = |rd: &model::ReportDoc| {
         if let Err(e) = publisher.write(&[pages::report_file(rd, &all, &peers)]) {
             failed.lock().expect("not poisoned").get_or_insert(e);
         }
@@ -148,7 +148,7 @@ fn import_full(
         return Err(e);
     }
     let entries = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
-    stages.mark("build and pages, in all (the four build stages above)");
+    stages.mark("testcases built and written, and every report's page");
     let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
     let terms = pack::Terms::of_each(terms.into_inner().expect("not poisoned"));
     let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms };
@@ -209,7 +209,7 @@ fn read_inputs(paths: &[PathBuf], opts: &build::options::Options) -> Read {
         .map(|(is_root, f)| {
             let source = inputs.source_of(f);
             let mut r = if *is_root { input::read_result_root_as(f, &source) } else { input::read_file_as(f, &source) };
-            let held = std::mem::take(&mut r.docs).iter().map(|d| Held::of(d, opts)).collect();
+            let held = hold(&std::mem::take(&mut r.docs), opts);
             if let Some(pb) = &progress {
                 pb.inc(1);
             }

@@ -169,7 +169,7 @@ pub fn scripts(held: &[Held]) -> std::collections::BTreeMap<String, String> {
 pub fn build_testcases<R: Send>(
     held: &[Held],
     opts: &Options,
-    seen: &(dyn Fn(&Held, &ReportDoc) + Sync),
+    seen: &(dyn Fn(&ReportDoc) + Sync),
     each: &(dyn Fn(crate::build::TestcaseData) -> R + Sync),
 ) -> Vec<R> {
     use rayon::prelude::*;
@@ -184,14 +184,14 @@ pub fn build_testcases<R: Send>(
         let read = |h: &Held| {
             let rd = h.report();
             if h.testcases[0] == tc {
-                seen(h, &rd);
+                seen(&rd);
             }
             h.part(&rd, tc)
         };
         by_tc[tc].par_iter().map(|&i| read(&held[i])).collect()
     };
     let built = crate::build::build_testcases_loading(sizes, &load, opts, each);
-    held.par_iter().filter(|h| h.testcases.is_empty()).for_each(|h| seen(h, &h.report()));
+    held.par_iter().filter(|h| h.testcases.is_empty()).for_each(|h| seen(&h.report()));
     built
 }
 

@@ -370,20 +370,22 @@ impl Terms {
     }
 
     pub fn add(&mut self, d: &ReportDoc) {
-        for term in model::search::terms_of(d) {
-            self.reports.entry(term).or_default().insert(d.id.clone());
-        }
+        self.insert(&d.id, model::search::terms_of(d));
     }
 
     /// The terms of each report (its id, `model::search::terms_of` its document), as `of`.
     pub fn of_each(each: Vec<(String, Vec<String>)>) -> Terms {
         let mut t = Terms::default();
         for (id, terms) in each {
-            for term in terms {
-                t.reports.entry(term).or_default().insert(id.clone());
-            }
+            t.insert(&id, terms);
         }
         t
+    }
+
+    fn insert(&mut self, id: &str, terms: Vec<String>) {
+        for term in terms {
+            self.reports.entry(term).or_default().insert(id.to_string());
+        }
     }
 }
 
