@@ -3,7 +3,7 @@
 //   serve(dir, {prefix})        a real static HTTP server on 127.0.0.1 (random free port)
 //   launch()                    Debian's Chromium (/usr/bin/chromium) driven by playwright-core
 //   canvasInkPixels(page, sel)  number of drawn (non-white, non-transparent) pixels of a <canvas>
-//   archiveSite(name)           the app over the fixtures plus the real epoch of fixtures/archives
+//   archiveSite(name, extra)    the app over the fixtures plus the real epoch of fixtures/archives (and extra files)
 //   ROOT, DIST, DIST_SUB, ARTIFACTS
 //
 // No dependency besides playwright-core; never downloads a browser.
@@ -33,7 +33,7 @@ export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
  * places them. Returns `{ site, www, root, all }` (`site` the temporary folder to remove, `www` the
  * folder to serve, `root` its index.json, `all` every report's summary).
  */
-export function archiveSite(name) {
+export function archiveSite(name, extra = []) {
   const lkpx = path.join(ROOT, 'target', 'release', 'lkpx');
   if (!fs.existsSync(lkpx)) throw new Error(`${lkpx} missing: build it with cargo build --release -p importer`);
   const site = fs.mkdtempSync(path.join(os.tmpdir(), `lkpx-${name}-`));
@@ -43,7 +43,7 @@ export function archiveSite(name) {
   }
   const epoch = path.join(site, 'epoch.git');
   execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
-  execFileSync(lkpx, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(lkpx, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch, ...extra], { cwd: ROOT, stdio: 'pipe' });
   for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
   const root = readJson(path.join(www, 'data', 'index.json'));
   const all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);

@@ -7,6 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { serve, launch, archiveSite, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 let site;
@@ -16,24 +18,52 @@ let all;
 /** The report pair of one commit in the epoch: linux-next first, linus:master later. */
 const PAIR = ['202503102146.28d80a16-lkp@intel.com', '202506042113.498dd81a-lkp@intel.com'];
 
+/** A reply this test writes (no such mail was sent): to a cpuidle report of 38f83090f5, naming as
+ * fixed the commit of PAIR (85975daeaa, reported on linux-next and on linus:master). */
+const NAMING = '202410072214.11d18a3c-oliver.sang@intel.com';
+const NAMED = '85975daeaa4d6ec560bfcd354fc9c08ad7f38888';
+const REPLY = `From: Tom Tester <tom@example.org>
+To: kernel test robot <oliver.sang@intel.com>
+Subject: Re: [linux-next:master] [cpuidle]  38f83090f5:  fsmark.app_overhead 51.9% regression
+Date: Fri, 11 Oct 2024 09:00:00 +0100
+Message-ID: <named-commit-test@example.org>
+In-Reply-To: <${NAMING}>
+References: <${NAMING}>
+Content-Type: text/plain; charset=UTF-8
+
+The fix for this one is in the menu governor:
+
+Fixes: ${NAMED.slice(0, 12)} ("cpuidle: menu: Avoid discarding useful information")
+`;
+
+let replyDir;
+
 before(async () => {
   let www;
-  ({ site, www, all } = archiveSite('record'));
+  replyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-record-reply-'));
+  fs.writeFileSync(path.join(replyDir, 'reply.eml'), REPLY);
+  ({ site, www, all } = archiveSite('record', [replyDir]));
   srv = await serve(www);
 });
 
 after(async () => {
   await srv?.close();
   fs.rmSync(site, { recursive: true, force: true });
+  fs.rmSync(replyDir, { recursive: true, force: true });
 });
 
 const pageUrl = (r) => `${srv.url}m/${encodeURIComponent(r.message_id ?? r.id).replace(/%40/g, '@')}/`;
 const sameRecord = (a, b) => a.id !== b.id && a.metric && a.metric === b.metric && a.testcases[0] === b.testcases[0];
-const sameCommit = (a, b) => {
-  if (a.id === b.id || !a.commit || !b.commit) return false;
-  const n = Math.min(a.commit.length, b.commit.length);
-  return n >= 7 && a.commit.slice(0, n).toLowerCase() === b.commit.slice(0, n).toLowerCase();
+const namesCommit = (x, y) => {
+  const n = Math.min(x.length, y.length);
+  return n >= 7 && x.slice(0, n).toLowerCase() === y.slice(0, n).toLowerCase();
 };
+const sameCommit = (a, b) => a.id !== b.id && !!a.commit && !!b.commit && namesCommit(a.commit, b.commit);
+/** The reports of the commits r's replies name, and the reports whose replies name r's commit. */
+const named = (r) => all.filter((x) => x.id !== r.id && !sameCommit(r, x) && x.commit && (r.names ?? []).some((c) => namesCommit(c, x.commit)));
+const naming = (r) => all.filter((x) => x.id !== r.id && !sameCommit(r, x) && r.commit && (x.names ?? []).some((c) => namesCommit(c, r.commit)));
+const hrefs = (loc) => loc.locator('a').evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href'))));
+const pagesOf = (list) => list.map((x) => `m/${x.message_id ?? x.id}/`).sort();
 
 test('JavaScript off: every report page shows its metric in other reports and its commit in other reports, counted as the data says', async () => {
   const browser = await (await import('playwright-core')).chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -42,6 +72,7 @@ test('JavaScript off: every report page shows its metric in other reports and it
     let records = 0;
     let commits = 0;
     let replies = 0;
+    let names = 0;
     for (const r of all) {
       await page.goto(pageUrl(r));
       const others = all.filter((x) => sameRecord(r, x));
@@ -74,10 +105,39 @@ test('JavaScript off: every report page shows its metric in other reports and it
         assert.deepEqual(links.sort(), same.map((x) => `m/${x.message_id ?? x.id}/`).sort());
         commits += 1;
       }
+      const [fwd, back] = [named(r), naming(r)];
+      const sec = page.getByTestId('named-commits');
+      assert.equal(await sec.count(), fwd.length || back.length ? 1 : 0, `${r.id}: named commits`);
+      if (fwd.length || back.length) {
+        assert.deepEqual((await hrefs(page.getByTestId('named-report'))).sort(), pagesOf(fwd), `${r.id}: the reports of the commits its replies name`);
+        assert.deepEqual((await hrefs(page.getByTestId('naming-report'))).sort(), pagesOf(back), `${r.id}: the reports whose replies name its commit`);
+        names += 1;
+      }
     }
     assert.ok(records >= 10, `${records} pages with a record`);
+    assert.ok(names >= 3, `${names} pages linking the reports of a commit a reply names, or back`);
     assert.ok(replies >= 1, `${replies} replies quoted in records`);
     assert.ok(commits >= 4, `${commits} pages linking their commit's other report (two pairs, both ways)`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a reply naming a commit as fixed links its reports, and their pages link back', async () => {
+  const from = all.find((r) => r.message_id === NAMING);
+  assert.deepEqual(from?.names, [NAMED.slice(0, 12)], "the reply's Fixes: is the report's named commit");
+  assert.deepEqual(named(from).map((r) => r.message_id).sort(), [...PAIR].sort(), 'both reports of the commit');
+  for (const m of PAIR) assert.deepEqual(naming(all.find((r) => r.message_id === m)).map((r) => r.message_id), [NAMING]);
+  const browser = await (await import('playwright-core')).chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(pageUrl(from));
+    const sec = page.getByTestId('named-commits');
+    assert.match(await sec.innerText(), /Its replies name 85975daeaa4d \(a fix or a revert\); reported in:/);
+    assert.deepEqual((await hrefs(page.getByTestId('named-report'))).sort(), PAIR.map((m) => `m/${m}/`).sort());
+    await page.goto(pageUrl(all.find((r) => r.message_id === PAIR[1])));
+    assert.match(await page.getByTestId('named-commits').innerText(), /The replies to these reports name its commit 85975daeaa4d/);
+    assert.deepEqual(await hrefs(page.getByTestId('naming-report')), [`m/${NAMING}/`]);
   } finally {
     await browser.close();
   }

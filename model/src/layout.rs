@@ -131,6 +131,10 @@ pub struct ReportSummary {
     /// to the report is attached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// Commits its replies name as fixed or reverted (`Fixes:`, `This reverts commit`; a posted
+    /// fix's note: `record::named_commits`), lowercase, each once: the page links their reports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// Characters of a reply's note a summary keeps.
@@ -153,6 +157,7 @@ impl ReportSummary {
             branch: branch_of(rd, of.commit.as_deref()),
             change: rd.headlines.first().and_then(|h| rd.headline_change(h)),
             reply: rd.notes.first().map(|n| reply_start(n)),
+            names: crate::record::named_commits(&rd.notes),
             ..of
         }
     }
@@ -191,6 +196,7 @@ impl ReportSummary {
             word: h.map(|h| h.word.clone()).unwrap_or_default(),
             commit: head.cloned(),
             reply: None,
+            names: Vec::new(),
         }
     }
 }

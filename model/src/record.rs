@@ -23,12 +23,41 @@ pub fn key(r: &ReportSummary) -> Option<(&str, &str)> {
 /// least 7 hex digits: mails give 10 to 40).
 pub fn same_commit(a: &ReportSummary, b: &ReportSummary) -> bool {
     match (a.commit.as_deref(), b.commit.as_deref()) {
-        (Some(x), Some(y)) => {
-            let n = x.len().min(y.len());
-            n >= 7 && x[..n].eq_ignore_ascii_case(&y[..n])
-        }
+        (Some(x), Some(y)) => names_commit(x, y),
         _ => false,
     }
+}
+
+/// The commits notes name as fixed or reverted: a line (trimmed) `Fixes: <id>`, `This reverts
+/// commit <id>` or, in a posted fix's note (`reader::threads::fix_reply`), `Reverts commit <id>`,
+/// the id of 8 to 40 hex digits; lowercase, each once, in the notes' order.
+pub fn named_commits(notes: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in notes.iter().flat_map(|n| n.lines()).map(str::trim) {
+        let rest = ["Fixes:", "This reverts commit ", "Reverts commit "].iter().find_map(|tag| {
+            let head = line.get(..tag.len())?;
+            head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
+        });
+        if let Some(id) = rest.and_then(commit_id).filter(|id| !out.contains(id)) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// The commit id a tag's value starts with: 8 to 40 hex digits, then its end, a space, `(` or `.`.
+pub fn commit_id(rest: &str) -> Option<String> {
+    let rest = rest.trim_start();
+    let n = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+    let after = rest[n..].chars().next();
+    ((8..=40).contains(&n) && after.is_none_or(|c| c == ' ' || c == '(' || c == '.'))
+        .then(|| rest[..n].to_ascii_lowercase())
+}
+
+/// Whether a commit id names `commit` (ids compared on their common prefix, at least 7 digits).
+pub fn names_commit(id: &str, commit: &str) -> bool {
+    let n = id.len().min(commit.len());
+    n >= 7 && id[..n].eq_ignore_ascii_case(&commit[..n])
 }
 
 /// Whether a report's stated change is a regression (`Some(true)`), an improvement, or unknown:
@@ -131,6 +160,28 @@ pub fn hints(me: &ReportSummary, others: &[&ReportSummary]) -> Vec<Hint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_commits_notes_name_as_fixed_or_reverted() {
+        let cases: &[(&str, &[&str])] = &[
+            ("2024-12-27 Jens Axboe: Fix posted: [PATCH] io_uring/rw\nFixes: f628c7e5a7c0\nCloses: this report", &["f628c7e5a7c0"]),
+            ("Reverts commit 8CF0C459993E0123", &["8cf0c459993e0123"]),
+            ("x: thanks\n  Fixes: 4591c3ef75 (\"btrfs: …\")\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.", &["4591c3ef75", "0123456789abcdef0123456789abcdef01234567"]),
+            ("fixes: 4591c3ef75\nFixes: 4591c3ef75", &["4591c3ef75"]),
+            ("Fixes: 1234567 (seven digits)\nFixes: 4591c3ef75x\nwe saw Fixes: 4591c3ef75 in the log\n> Fixes: deadbeef00", &[]),
+            ("no tag here 4591c3ef75", &[]),
+        ];
+        for (note, want) in cases {
+            assert_eq!(named_commits(&[note.to_string()]), want.to_vec(), "{note}");
+        }
+        let two = ["Fixes: aaaaaaaa11".to_string(), "Fixes: bbbbbbbb22\nFixes: aaaaaaaa11".to_string()];
+        assert_eq!(named_commits(&two), ["aaaaaaaa11", "bbbbbbbb22"], "each once, in the notes' order");
+        assert!(
+            names_commit("4591c3ef75", "4591C3EF75AA")
+                && !names_commit("4591c3", "4591c3ef")
+                && !names_commit("4591c3ef75", "4591c3ef76")
+        );
+    }
 
     /// `(days, change, machine)` as a summary of testcase `t`, metric `m`.
     fn r(id: &str, day: i64, change: f64, machine: &str) -> ReportSummary {

@@ -95,7 +95,7 @@ impl Segment {
 /// What a search result shows and is checked against (`passes`, `rank`): a report's summary
 /// without its job's machine and parameters and its reply, which the summaries files leave out.
 pub fn result_summary(r: &ReportSummary) -> ReportSummary {
-    ReportSummary { machine: String::new(), params: Default::default(), reply: None, ..r.clone() }
+    ReportSummary { machine: String::new(), params: Default::default(), reply: None, names: Vec::new(), ..r.clone() }
 }
 
 /// `q/<hash>.json.gz`: the terms found in more than `POSTINGS_MAX` reports, sorted: fetched once,

@@ -90,9 +90,9 @@ pub fn named(body: &[u8]) -> Vec<Named> {
         let Ok(line) = std::str::from_utf8(line) else { continue };
         let line = line.trim_end();
         let named = if let Some(rest) = strip_ci(line, "Fixes:") {
-            commit_id(rest).map(Named::Fixes)
+            model::record::commit_id(rest).map(Named::Fixes)
         } else if let Some(rest) = strip_ci(line, "This reverts commit ") {
-            commit_id(rest).map(Named::Reverts)
+            model::record::commit_id(rest).map(Named::Reverts)
         } else if let Some(rest) = strip_ci(line, "Closes:").or_else(|| strip_ci(line, "Link:")) {
             model::find::message_id_of_url(rest.trim()).map(Named::Closes)
         } else {
@@ -108,15 +108,6 @@ pub fn named(body: &[u8]) -> Vec<Named> {
 fn strip_ci<'a>(line: &'a str, tag: &str) -> Option<&'a str> {
     let head = line.get(..tag.len())?;
     head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
-}
-
-/// The commit id a tag's value starts with: 8 to 40 hex digits, then nothing, a space, `(` or `.`.
-fn commit_id(rest: &str) -> Option<String> {
-    let rest = rest.trim_start();
-    let n = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
-    let after = rest[n..].chars().next();
-    ((8..=40).contains(&n) && after.is_none_or(|c| c == ' ' || c == '(' || c == '.'))
-        .then(|| rest[..n].to_ascii_lowercase())
 }
 
 /// The first header field whose value is not UTF-8 (raw 8-bit bytes instead of RFC 2047 words).

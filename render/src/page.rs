@@ -55,9 +55,46 @@ const AROUND_CLOSE: &str = "</div><!--/around-->";
 
 /// The part of a report's page (`report_page`) between `AROUND_OPEN` and `AROUND_CLOSE`.
 pub fn around_of(page: &str) -> Option<&str> {
-    let from = page.find(AROUND_OPEN)? + AROUND_OPEN.len();
-    let to = from + page[from..].find(AROUND_CLOSE)?;
-    Some(&page[from..to])
+    between(page, AROUND_OPEN, AROUND_CLOSE).map(|r| &page[r])
+}
+
+/// Where a report's page holds its job's other reports (`history_part`).
+const HISTORY_OPEN: &str = "<section class=\"job-history\" data-testid=\"job-history\">";
+const HISTORY_CLOSE: &str = "</section>";
+
+/// The part of a report's page that shows its record and its commit's other reports.
+fn record_part(me: &ReportSummary, around: &Around) -> Html {
+    let mut out = crate::record::record_html(me, &around.record, &around.same);
+    out.html(&crate::record::named_html(me, &around.named, &around.naming));
+    out
+}
+
+/// The part of a report's page that shows its job's other reports.
+fn history_part(me: &ReportSummary, around: &Around) -> Html {
+    let ix: Vec<usize> = (0..around.others.len()).collect();
+    report::history_html(&around.others, &ix, around.commits, me.metric.as_deref(), true)
+}
+
+/// The text between `open` and the first `close` after it in `page`, as a range.
+fn between(page: &str, open: &str, close: &str) -> Option<std::ops::Range<usize>> {
+    let from = page.find(open)? + open.len();
+    Some(from..from + page[from..].find(close)?)
+}
+
+/// A report's page (`report_page`, made with any `Around`) with what it shows of other reports
+/// made anew from `around`: the same bytes as `report_page` with `around`, without the report's
+/// document (`me`: its summary, `ReportSummary::listed`). An incremental import rewrites the
+/// pages that only show a new report this way. `None` when the page lacks either part.
+pub fn with_around(page: &str, me: &ReportSummary, around: &Around) -> Option<String> {
+    let record = between(page, AROUND_OPEN, AROUND_CLOSE)?;
+    let history = between(page, HISTORY_OPEN, HISTORY_CLOSE).filter(|h| h.start >= record.end)?;
+    let mut out = String::with_capacity(page.len() + 4096);
+    out.push_str(&page[..record.start]);
+    out.push_str(record_part(me, around).as_str());
+    out.push_str(&page[record.end..history.start]);
+    out.push_str(history_part(me, around).as_str());
+    out.push_str(&page[history.end..]);
+    Some(out)
 }
 
 /// What a report's page shows of other reports: its job's (`others`, newest first; `commits`
@@ -69,24 +106,22 @@ pub struct Around<'a> {
     pub commits: usize,
     pub record: Vec<&'a ReportSummary>,
     pub same: Vec<&'a ReportSummary>,
+    /// The reports of the commits its replies name (`ReportSummary::names`), and the reports whose
+    /// replies name its head commit.
+    pub named: Vec<&'a ReportSummary>,
+    pub naming: Vec<&'a ReportSummary>,
 }
 
 /// A report as an `<article>`: head, its headline metric's record and its commit's other reports,
 /// the job's other reports, every table with every row, the reproduce script's link.
 pub fn report_article(d: &ReportDoc, around: &Around) -> Html {
     let me = ReportSummary::listed(d);
-    let (others, commits) = (&around.others, around.commits);
     let tables = report::tables(d, &|_| 0);
     let mut out = Html::new();
     put!(out, "<article class=\"report\" data-testid=\"report-page\" data-report-id=\"{}\">", d.id);
     out.html(&report::head_html(d, &|_| None));
-    out.lit(AROUND_OPEN).html(&crate::record::record_html(&me, &around.record, &around.same)).lit(AROUND_CLOSE);
-    let ix: Vec<usize> = (0..others.len()).collect();
-    put!(
-        out,
-        "<section class=\"job-history\" data-testid=\"job-history\">{}</section>",
-        report::history_html(others, &ix, commits, me.metric.as_deref(), true)
-    );
+    out.lit(AROUND_OPEN).html(&record_part(&me, around)).lit(AROUND_CLOSE);
+    out.lit(HISTORY_OPEN).html(&history_part(&me, around)).lit(HISTORY_CLOSE);
     out.html(&report::tables_html(&tables, &TableFilter { all: true, ..Default::default() }, report::Form::Page));
     if let Some(h) = &d.script {
         put!(
@@ -277,9 +312,11 @@ mod tests {
             subject: Some("older".into()),
             ..Default::default()
         };
-        let html =
-            report_page(&d, &Around { others: vec![other.clone()], commits: 2, record: vec![&other], same: vec![] })
-                .into_string();
+        let html = report_page(
+            &d,
+            &Around { others: vec![other.clone()], commits: 2, record: vec![&other], ..Default::default() },
+        )
+        .into_string();
         let part = around_of(&html).expect("the page holds its record");
         assert!(
             part.starts_with("<section class=\"record\" data-testid=\"metric-record\">")
@@ -306,6 +343,44 @@ mod tests {
             html.contains("<style>:root {")
                 && html.ends_with("<link rel=\"stylesheet\" href=\"main.css\"></body></html>\n"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn a_page_with_its_others_made_anew_is_the_page_made_with_them() {
+        let d = doc("[btrfs] 6.0% regression");
+        let me = ReportSummary::listed(&d);
+        let peer = |id: &str, subject: &str, change: f64| ReportSummary {
+            id: id.into(),
+            message_id: Some(format!("{id}@lkp")),
+            subject: Some(subject.into()),
+            testcases: vec!["fsmark".into()],
+            metric: Some("fsmark.files_per_sec".into()),
+            change: Some(change),
+            word: "regression".into(),
+            date: Some("2024-01-02".into()),
+            time: Some(1_704_153_600),
+            ..Default::default()
+        };
+        let (a, b, c) = (peer("a", "older", -3.0), peer("b", "</section><b>x</b>", 9.0), peer("c", "newer", -7.0));
+        let before = Around { others: vec![a.clone()], commits: 2, record: vec![&a], ..Default::default() };
+        let after = Around {
+            others: vec![c.clone(), a.clone()],
+            commits: 3,
+            record: vec![&c, &b, &a],
+            same: vec![&b],
+            named: vec![&a],
+            naming: vec![&c],
+        };
+        let (old, new) = (report_page(&d, &before).into_string(), report_page(&d, &after).into_string());
+        assert_ne!(old, new, "the two pages differ in what they show of others");
+        assert_eq!(with_around(&old, &me, &after).as_deref(), Some(new.as_str()));
+        assert_eq!(with_around(&new, &me, &before).as_deref(), Some(old.as_str()));
+        assert_eq!(with_around(&new, &me, &Around::default()), Some(report_page(&d, &Around::default()).into_string()));
+        assert_eq!(
+            with_around("<html>no parts</html>", &me, &after),
+            None,
+            "a page without the parts is not guessed at"
         );
     }
 

@@ -276,18 +276,32 @@ fn same_commit_html(out: &mut Html, same: &[&ReportSummary]) {
     }
     put!(
         out,
-        "<section class=\"same-commit\" data-testid=\"same-commit\"><h3>This commit in other reports ({})</h3><ul>",
+        "<section class=\"same-commit\" data-testid=\"same-commit\"><h3>This commit in other reports ({})</h3>",
         same.len()
     );
-    let mut v = same.to_vec();
+    reports_html(out, same, false, None);
+    out.lit("</section>");
+}
+
+/// `reports` newest first, each in a line: its date (its page), branch, head commit (`commit`),
+/// subject, headline and what came of it.
+fn reports_html(out: &mut Html, reports: &[&ReportSummary], commit: bool, testid: Option<&str>) {
+    let mut v = reports.to_vec();
     v.sort_by(|a, b| b.time.cmp(&a.time).then(a.id.cmp(&b.id)));
+    out.lit("<ul>");
     for r in v {
-        out.lit("<li>");
+        match testid {
+            Some(t) => put!(out, "<li data-testid=\"{}\">", t),
+            None => out.lit("<li>"),
+        };
         link(out, r, &r.date.as_deref().map(short_date).unwrap_or_else(|| day(r.time)));
+        put!(out, " <span class=\"branch\">{}</span>", r.branch.as_deref().unwrap_or(""));
+        if commit {
+            put!(out, " <code>{}</code>", r.commit.as_deref().map(model::short_id).unwrap_or(""));
+        }
         put!(
             out,
-            " <span class=\"branch\">{}</span> {} <b class=\"headline {}\">{}</b>",
-            r.branch.as_deref().unwrap_or(""),
+            " {} <b class=\"headline {}\">{}</b>",
             r.subject.as_deref().unwrap_or(&r.id),
             word_class(&r.word),
             crate::report::headline_text(r)
@@ -295,7 +309,32 @@ fn same_commit_html(out: &mut Html, same: &[&ReportSummary]) {
         reply_html(out, r);
         out.lit("</li>");
     }
-    out.lit("</ul></section>");
+    out.lit("</ul>");
+}
+
+/// The reports of the commits `me`'s replies name as fixed or reverted (`named`), and the
+/// reports whose replies name `me`'s head commit (`naming`); nothing when neither has one.
+pub fn named_html(me: &ReportSummary, named: &[&ReportSummary], naming: &[&ReportSummary]) -> Html {
+    let mut out = Html::new();
+    if named.is_empty() && naming.is_empty() {
+        return out;
+    }
+    out.lit("<section class=\"named-commits\" data-testid=\"named-commits\"><h3>Commits named in the replies</h3>");
+    if !named.is_empty() {
+        let ids: Vec<&str> = me.names.iter().map(|c| model::short_id(c)).collect();
+        put!(out, "<p>Its replies name {} (a fix or a revert); reported in:</p>", ids.join(", ").as_str());
+        reports_html(&mut out, named, true, Some("named-report"));
+    }
+    if !naming.is_empty() {
+        put!(
+            out,
+            "<p>The replies to these reports name its commit {} (a fix or a revert):</p>",
+            me.commit.as_deref().map(model::short_id).unwrap_or("")
+        );
+        reports_html(&mut out, naming, true, Some("naming-report"));
+    }
+    out.lit("</section>");
+    out
 }
 
 #[cfg(test)]
@@ -316,6 +355,25 @@ mod tests {
             subject: Some(format!("<b>{id}</b>")),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn the_reports_of_the_commits_its_replies_name_are_linked_both_ways() {
+        let mut me = r("a", 100, -6.0, "m1");
+        me.names = vec!["f628c7e5a7c0".into()];
+        let (named, mut naming) = (r("f628c7e5a7c0", 90, -3.0, "m2"), r("d", 120, 4.0, "m1"));
+        naming.reply = Some("Fixes: aaaaaaaaaaaa".into());
+        assert_eq!(named_html(&me, &[], &[]).into_string(), "", "nothing named, nothing shown");
+        let html = named_html(&me, &[&named], &[&naming]).into_string();
+        assert!(html.starts_with("<section class=\"named-commits\" data-testid=\"named-commits\">"), "{html}");
+        assert!(html.contains("<p>Its replies name f628c7e5a7c0 (a fix or a revert); reported in:</p>"), "{html}");
+        assert!(html.contains("<li data-testid=\"named-report\"><a href=\"m/f628c7e5a7c0@x/\""), "{html}");
+        assert!(html.contains("name its commit a00000000000 (a fix or a revert)"), "{html}");
+        assert!(html.contains("<li data-testid=\"naming-report\"><a href=\"m/d@x/\""), "{html}");
+        assert!(html.contains("&lt;b&gt;d&lt;/b&gt;") && !html.contains("<b>d</b>"), "subjects stay inert: {html}");
+        assert!(html.contains("<q class=\"reply\" data-testid=\"record-reply\">Fixes: aaaaaaaaaaaa</q>"), "{html}");
+        let only_back = named_html(&me, &[], &[&naming]).into_string();
+        assert!(!only_back.contains("Its replies name") && only_back.contains("naming-report"), "{only_back}");
     }
 
     #[test]

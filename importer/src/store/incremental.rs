@@ -441,8 +441,9 @@ pub fn add_with_state(
     let changed: BTreeSet<&str> =
         t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(|r| r.id.as_str()).collect();
     let read_doc = |id: &str| read::<ReportDoc>(dir, &paths::report_doc(id));
-    let (page_files, pages_gone) =
-        crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &read_doc);
+    let read_page = |path: &str| std::fs::read_to_string(dir.join(path)).ok();
+    let kept = crate::store::pages::Kept { doc: &read_doc, page: &read_page };
+    let (page_files, pages_gone) = crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &kept);
     files.extend(page_files);
     stages.mark("into: the reports' pages");
     let (mut terms, old_index) = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;

@@ -11,15 +11,21 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// What a report's page shows of other reports, indexed over every summary (`all`, by position
 /// in its order): the reports of each job (`ReportSummary::job_key`), of each headline metric's
-/// record (`model::record::key`) and of each head commit (by its first 7 digits).
+/// record (`model::record::key`), of each head commit (by its first 7 digits) and of each commit
+/// their replies name (`ReportSummary::names`, likewise).
 pub struct Peers {
     jobs: BTreeMap<String, Vec<usize>>,
     records: BTreeMap<(String, String), Vec<usize>>,
     commits: BTreeMap<String, Vec<usize>>,
+    names: BTreeMap<String, Vec<usize>>,
+}
+
+fn short(c: &str) -> Option<String> {
+    c.get(..7).map(str::to_ascii_lowercase)
 }
 
 fn commit_key(r: &ReportSummary) -> Option<String> {
-    r.commit.as_deref().filter(|c| c.len() >= 7).map(|c| c[..7].to_ascii_lowercase())
+    r.commit.as_deref().and_then(short)
 }
 
 fn record_key(r: &ReportSummary) -> Option<(String, String)> {
@@ -28,7 +34,8 @@ fn record_key(r: &ReportSummary) -> Option<(String, String)> {
 
 impl Peers {
     pub fn of(all: &[ReportSummary]) -> Peers {
-        let mut p = Peers { jobs: BTreeMap::new(), records: BTreeMap::new(), commits: BTreeMap::new() };
+        let mut p =
+            Peers { jobs: BTreeMap::new(), records: BTreeMap::new(), commits: BTreeMap::new(), names: BTreeMap::new() };
         for (i, r) in all.iter().enumerate() {
             if let Some(k) = r.job_key() {
                 p.jobs.entry(k).or_default().push(i);
@@ -39,8 +46,31 @@ impl Peers {
             if let Some(k) = commit_key(r) {
                 p.commits.entry(k).or_default().push(i);
             }
+            let mut named: Vec<String> = r.names.iter().filter_map(|c| short(c)).collect();
+            named.dedup();
+            for k in named {
+                p.names.entry(k).or_default().push(i);
+            }
         }
         p
+    }
+
+    /// The reports (positions in `all`) of the commits `me`'s replies name.
+    fn of_named(&self, all: &[ReportSummary], me: &ReportSummary) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for c in &me.names {
+            let at = short(c).and_then(|k| self.commits.get(&k)).map(Vec::as_slice).unwrap_or(&[]);
+            let hit = |i: &&usize| all[**i].commit.as_deref().is_some_and(|h| model::record::names_commit(c, h));
+            out.extend(at.iter().filter(hit).filter(|i| !out.contains(i)).collect::<Vec<_>>());
+        }
+        out
+    }
+
+    /// The reports (positions in `all`) whose replies name `me`'s head commit.
+    fn naming(&self, all: &[ReportSummary], me: &ReportSummary) -> Vec<usize> {
+        let Some(head) = me.commit.as_deref() else { return Vec::new() };
+        let at = commit_key(me).and_then(|k| self.names.get(&k)).map(Vec::as_slice).unwrap_or(&[]);
+        at.iter().copied().filter(|&i| all[i].names.iter().any(|c| model::record::names_commit(c, head))).collect()
     }
 
     /// What `me`'s page shows of the others: its job's (newest first, as `all` is) with the
@@ -53,16 +83,21 @@ impl Peers {
         let commits = render::report::commits_measured(all, &at, me);
         let record = not_me(record_key(me).and_then(|k| self.records.get(&k)));
         let same = not_me(commit_key(me).and_then(|k| self.commits.get(&k)));
+        let other = |r: &&ReportSummary| r.id != me.id && !model::record::same_commit(r, me);
+        let named = self.of_named(all, me).into_iter().map(|i| &all[i]).filter(other).collect();
+        let naming = self.naming(all, me).into_iter().map(|i| &all[i]).filter(other).collect();
         Around {
             others: at.into_iter().map(|i| all[i].clone()).collect(),
             commits,
             record: record.into_iter().map(|i| &all[i]).collect(),
             same: same.into_iter().map(|i| &all[i]).filter(|r| model::record::same_commit(r, me)).collect(),
+            named,
+            naming,
         }
     }
 
     /// The ids of every report whose page shows one of `of` (sharing its job, its record or its
-    /// head commit), and of `of` themselves.
+    /// head commit; a commit one names, a reply naming its commit), and of `of` themselves.
     pub fn sharing(&self, all: &[ReportSummary], of: &[&ReportSummary]) -> BTreeSet<String> {
         let mut out: BTreeSet<String> = of.iter().map(|r| r.id.clone()).collect();
         for r in of {
@@ -72,6 +107,8 @@ impl Peers {
                 commit_key(r).and_then(|k| self.commits.get(&k)),
             ];
             out.extend(groups.into_iter().flatten().flatten().map(|&i| all[i].id.clone()));
+            let named = self.of_named(all, r).into_iter().chain(self.naming(all, r));
+            out.extend(named.map(|i| all[i].id.clone()));
         }
         out
     }
@@ -135,17 +172,31 @@ pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>
     out
 }
 
+/// The path of a report's page, by its summary (`report_file` names it by the document).
+fn page_path(s: &ReportSummary) -> String {
+    paths::report_html(s.message_id.as_deref().unwrap_or(&s.id))
+}
+
+/// How an incremental import reads what it keeps: a report's document by its id, the text of a
+/// page by its path.
+pub struct Kept<'a> {
+    pub doc: &'a (dyn Fn(&str) -> Result<ReportDoc, String> + Sync),
+    pub page: &'a (dyn Fn(&str) -> Option<String> + Sync),
+}
+
 /// What an incremental import rewrites of the pages (`all`: every summary after it, newest
 /// first): the pages of the reports it changed (`changed`, documents at hand in `docs`) and of
 /// the reports that show them or showed one now gone (`removed`, whose pages go: `Peers::sharing`),
-/// the first screen and the lists. Documents not at hand are read with `read`. Returns the files
-/// and the pages to remove.
+/// the first screen and the lists. A page whose report did not change keeps its bytes but what it
+/// shows of others (`page::with_around`: no document read, no table rendered); one that cannot
+/// be read so is made from its document, read with `kept.doc`. Returns the files and the pages to
+/// remove.
 pub fn incremental_files(
     all: &[ReportSummary],
     docs: &[ReportDoc],
     changed: &BTreeSet<&str>,
     removed: &[ReportSummary],
-    read: &(dyn Fn(&str) -> Result<ReportDoc, String> + Sync),
+    kept: &Kept,
 ) -> (Vec<File>, Vec<String>) {
     use rayon::prelude::*;
     let peers = Peers::of(all);
@@ -153,23 +204,73 @@ pub fn incremental_files(
     let mut ids = peers.sharing(all, &now);
     // the pages that showed a report now gone: of its job, its record, its commit
     let gone_ones: Vec<&ReportSummary> = removed.iter().collect();
-    let kept_ids: BTreeSet<&str> = all.iter().map(|r| r.id.as_str()).collect();
-    ids.extend(peers.sharing(all, &gone_ones).into_iter().filter(|id| kept_ids.contains(id.as_str())));
+    let by_id: BTreeMap<&str, &ReportSummary> = all.iter().map(|r| (r.id.as_str(), r)).collect();
+    ids.extend(peers.sharing(all, &gone_ones).into_iter().filter(|id| by_id.contains_key(id.as_str())));
     let at_hand: BTreeMap<&str, &ReportDoc> = docs.iter().map(|d| (d.id.as_str(), d)).collect();
     // a document that cannot be read keeps its old page (and says so); the rest goes on
     let doc = |id: &str| -> Option<ReportDoc> {
-        let got = at_hand.get(id).map(|d| Ok((*d).clone())).unwrap_or_else(|| read(id));
+        let got = at_hand.get(id).map(|d| Ok((*d).clone())).unwrap_or_else(|| (kept.doc)(id));
         got.inspect_err(|e| eprintln!("lkpx: warning: {e}: its report's page is kept as it was")).ok()
     };
-    let mut files: Vec<File> = ids.par_iter().filter_map(|id| doc(id).map(|d| report_file(&d, all, &peers))).collect();
+    let shows_anew = |me: &ReportSummary| -> Option<File> {
+        let path = page_path(me);
+        let old = (kept.page)(&path)?;
+        page::with_around(&old, me, &peers.around(all, me)).map(|p| (path, p.into_bytes()))
+    };
+    let page_of = |id: &String| -> Option<File> {
+        let me = by_id.get(id.as_str()).filter(|_| !changed.contains(id.as_str()));
+        me.and_then(|me| shows_anew(me)).or_else(|| doc(id).map(|d| report_file(&d, all, &peers)))
+    };
+    let mut files: Vec<File> = ids.par_iter().filter_map(page_of).collect();
     let newest = all.first().and_then(|s| doc(&s.id));
     files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &peers));
-    let kept: BTreeSet<String> =
-        all.iter().map(|s| paths::report_html(&s.message_id.clone().unwrap_or(s.id.clone()))).collect();
-    let gone = removed
-        .iter()
-        .map(|s| paths::report_html(&s.message_id.clone().unwrap_or(s.id.clone())))
-        .filter(|p| !kept.contains(p))
-        .collect();
+    let kept_pages: BTreeSet<String> = all.iter().map(page_path).collect();
+    let gone = removed.iter().map(page_path).filter(|p| !kept_pages.contains(p)).collect();
     (files, gone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report of head commit `commit` whose replies name `names` (no job, no record).
+    fn r(id: &str, commit: &str, names: &[&str], time: i64) -> ReportSummary {
+        ReportSummary {
+            id: id.into(),
+            commit: Some(commit.into()),
+            names: names.iter().map(|n| n.to_string()).collect(),
+            time: Some(time),
+            ..Default::default()
+        }
+    }
+
+    fn ids(v: &[&ReportSummary]) -> Vec<String> {
+        let mut v: Vec<String> = v.iter().map(|r| r.id.clone()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_page_links_the_reports_of_the_commits_its_replies_name_and_they_link_back() {
+        let all = vec![
+            r("a", "4591c3ef75aa", &["f628c7e5a7c0"], 5),
+            r("b", "f628c7e5a7c0bb", &[], 4),
+            r("c", "F628C7E5A7", &[], 3),
+            r("d", "1111111111", &["4591c3ef75"], 2),
+            r("e", "4591c3ef75", &["f628c7e5a7c0"], 1),
+            r("f", "f628c7e5a7ff", &[], 0),
+        ];
+        let peers = Peers::of(&all);
+        let a = peers.around(&all, &all[0]);
+        assert_eq!(ids(&a.named), ["b", "c"], "its fix names f628c7e5a7c0: f628c7e5a7ff is another commit");
+        assert_eq!(ids(&a.naming), ["d"], "d's replies name a's commit; e is a's own commit, listed as that");
+        assert_eq!(ids(&a.same), ["e"]);
+        let b = peers.around(&all, &all[1]);
+        assert_eq!((ids(&b.named), ids(&b.naming)), (vec![], vec!["a".to_string(), "e".to_string()]));
+        let f = peers.around(&all, &all[5]);
+        assert!(f.named.is_empty() && f.naming.is_empty(), "a commit that shares 7 digits only is not named");
+        let shown_with = |i: usize| peers.sharing(&all, &[&all[i]]).into_iter().collect::<Vec<_>>();
+        assert_eq!(shown_with(0), ["a", "b", "c", "d", "e"], "a new a: the pages of what it names and of who names it");
+        assert_eq!(shown_with(3), ["a", "d", "e"], "a new d: the pages of the reports of the commit it names");
+    }
 }
