@@ -201,8 +201,9 @@ impl ReportSummary {
     }
 }
 
-/// The first line of a note, cut at `REPLY_CHARS` characters (`…` when cut).
-fn reply_start(note: &str) -> String {
+/// The first line of a note, cut at `REPLY_CHARS` characters (`…` when cut): what a summary
+/// keeps of a report's first reply (`ReportSummary::reply`).
+pub fn reply_start(note: &str) -> String {
     let line = note.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     match line.char_indices().nth(REPLY_CHARS) {
         Some((at, _)) => format!("{}…", line[..at].trim_end()),
@@ -210,10 +211,15 @@ fn reply_start(note: &str) -> String {
     }
 }
 
+/// `linus:master` from a subject `[linus:master] …`.
+pub fn branch_tag(subject: &str) -> Option<&str> {
+    let tag = subject.strip_prefix('[').and_then(|s| s.split_once(']')).map(|t| t.0);
+    tag.filter(|t| t.contains(':') && !t.contains(' '))
+}
+
 /// `linus:master` from a subject `[linus:master] …`, else the head commit's branch.
 fn branch_of(rd: &ReportDoc, head: Option<&str>) -> Option<String> {
-    let tag = rd.subject.as_deref().and_then(|s| s.strip_prefix('[')).and_then(|s| s.split_once(']')).map(|t| t.0);
-    if let Some(t) = tag.filter(|t| t.contains(':') && !t.contains(' ')) {
+    if let Some(t) = rd.subject.as_deref().and_then(branch_tag) {
         return Some(t.to_string());
     }
     let c = rd.commits.iter().find(|c| Some(c.id.as_str()) == head || head.is_some_and(|h| h.starts_with(&c.id)));

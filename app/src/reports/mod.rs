@@ -4,6 +4,9 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod found;
+pub mod record;
+#[cfg(target_arch = "wasm32")]
+pub mod record_view;
 #[cfg(target_arch = "wasm32")]
 pub mod view;
 

@@ -726,8 +726,7 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
             Act::All => all.set(true),
             Act::Csv => {
                 let Some(i) = value.parse::<usize>().ok().filter(|&i| i < t2.len()) else { return };
-                let (t, name) = (&t2[i], crate::export::file_name(&format!("{id}-table-{}", i + 1), "csv"));
-                let _ = web::download(&name, &crate::export::table_csv(t), "text/csv");
+                crate::ui::split::table_csv(format!("{id}-table-{}", i + 1), t2[i].clone());
             }
             other => web::unknown("action", other.as_str()),
         }
@@ -761,7 +760,8 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
 
 /// The report's headline metric in other reports, and its commit's: the part of its static page
 /// the importer made over every report (`render::record`), from the page being taken over, else
-/// fetched from the report's page (nothing while it loads; why not, when it cannot).
+/// fetched from the report's page (nothing while it loads; why not, when it cannot). Below it, on
+/// demand, the record of any of its rows (`split::row_record`).
 #[component]
 fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
     let nav = expect_context::<Nav>();
@@ -775,22 +775,36 @@ fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
             nav.push(|s| s.open_report(key));
         }
     };
-    if let Some(html) = web::static_around(&doc.id) {
-        return view! { <div class="around" on:click=on_click inner_html=html></div> }.into_any();
-    }
+    let open = RwSignal::new(false);
+    let d = doc.clone();
+    let rows = move || open.get().then(|| crate::ui::split::row_record(d.clone()));
+    let more = view! {
+        <button class="row-record-open" data-testid="row-record-open" hidden=open on:click=move |_| open.set(true)>
+            "The record of another of its rows…"
+        </button>
+        {rows}
+    };
+    let part = match web::static_around(&doc.id) {
+        Some(html) => view! { <div class="around" inner_html=html></div> }.into_any(),
+        None => fetched_around(&doc).into_any(),
+    };
+    view! { <div on:click=on_click>{part}{more}</div> }
+}
+
+/// The part of the report's page that shows other reports, fetched (nothing while it loads).
+fn fetched_around(doc: &ReportDoc) -> impl IntoView {
     let key = doc.message_id.clone().unwrap_or_else(|| doc.id.clone());
     let got = LocalResource::new(move || {
         let k = key.clone();
         async move { web::fetched_around(&k).await }
     });
-    (move || match got.get() {
+    move || match got.get() {
         None => None,
-        Some(Ok(h)) => Some(view! { <div class="around" on:click=on_click inner_html=h.to_string()></div> }.into_any()),
+        Some(Ok(h)) => Some(view! { <div class="around" inner_html=h.to_string()></div> }.into_any()),
         Some(Err(e)) => Some(
             view! { <p class="hint" data-testid="record-error">{format!("The metric's record: {e}")}</p> }.into_any(),
         ),
-    })
-    .into_any()
+    }
 }
 
 #[component]

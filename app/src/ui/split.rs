@@ -180,6 +180,55 @@ split_fn!(
     }
 );
 
+split_fn!(
+    record,
+    fetch_record,
+    fn record_part(doc: Arc<model::ReportDoc>) -> AnyView {
+        view! { <crate::reports::record_view::RowRecord doc=doc /> }.into_any()
+    }
+);
+
+/// The record of any row of report `doc` (`reports::record_view`), its code fetched the first
+/// time: a notice while it loads, an error when it cannot.
+pub fn row_record(doc: Arc<model::ReportDoc>) -> AnyView {
+    let module = RwSignal::new(Module::Loading);
+    leptos::task::spawn_local(async move {
+        let got = if fetch_record().await.is_ok() { Module::Ready } else { Module::Failed };
+        let _ = module.try_set(got);
+    });
+    (move || match module.get() {
+        Module::Loading => view! { <p class="status">"loading…"</p> }.into_any(),
+        Module::Ready => ready!(record_part(doc.clone())).unwrap_or_else(|_| failed()),
+        Module::Failed => failed(),
+    })
+    .into_any()
+}
+
+split_fn!(
+    export,
+    fetch_export,
+    fn table_csv_now(what: String, table: crate::reports::Table) -> () {
+        let name = crate::export::file_name(&what, "csv");
+        if let Err(e) = web::download(&name, &crate::export::table_csv(&table), "text/csv") {
+            leptos::logging::warn!("{name}: {e}");
+        }
+    }
+);
+
+/// A report's table downloaded as CSV (`what`: the file name's stem), the export's code fetched
+/// the first time (the first screen does not carry it).
+pub fn table_csv(what: String, table: crate::reports::Table) {
+    leptos::task::spawn_local(async move {
+        let done = match fetch_export().await {
+            Ok(()) => ready!(table_csv_now(what, table)),
+            Err(e) => Err(e.into()),
+        };
+        if done.is_err() {
+            leptos::logging::warn!("the export's code could not be loaded (is the network down?)");
+        }
+    });
+}
+
 /// What a search's answer is handed to.
 pub type SearchDone = Box<dyn FnOnce(Result<crate::reports::found::Found, String>)>;
 

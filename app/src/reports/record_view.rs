@@ -1,0 +1,68 @@
+//! The record of any row of a report, on demand (`reports::record`): a metric of the report
+//! chosen, the testcase's catalog (whole) and the metric's trend chunk loaded as the trend view
+//! loads them, the record drawn by `render::record`. Reached through a split point
+//! (`ui::split::row_record`): the first screen does not carry it.
+
+use crate::reports::record;
+use crate::web;
+use leptos::prelude::*;
+use model::{ReportDoc, ReportSummary, SeriesShard};
+use std::sync::Arc;
+
+/// The record of `metric` in the other reports of `testcase`, seen from report `doc`, as HTML.
+async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String) -> Result<String, String> {
+    let cat = crate::ui::split::load_catalogs(vec![testcase.clone()], true).await?;
+    let part = cat.parts.get(&testcase).ok_or_else(|| format!("the catalog of {testcase} did not load"))?;
+    let chunk = part.chunk_of(&metric).ok_or_else(|| format!("{testcase}'s catalog does not list {metric}"))?;
+    let (series, _) =
+        web::load_series(cat.clone(), vec![(testcase.clone(), chunk.to_string())], metric.clone()).await?;
+    let me = record::as_row(&doc, &metric, cat.direction(&metric))
+        .ok_or_else(|| format!("this report states no change of {metric}"))?;
+    let shards: Vec<&SeriesShard> = series.iter().map(|s| &**s).collect();
+    let others = record::others(&cat, &shards, &testcase, &metric, &doc.id);
+    let others: Vec<&ReportSummary> = others.iter().collect();
+    Ok(render::record::record_html(&me, &others, &[]).into_string())
+}
+
+/// A metric of the report's rows to choose (a list to type into, largest |change| first), and
+/// its record once chosen: "loading…" while its files come, why not when they cannot.
+#[component]
+pub fn RowRecord(doc: Arc<ReportDoc>) -> impl IntoView {
+    let rows = record::row_changes(&doc);
+    let testcase = ReportSummary::of(&doc).testcases.into_iter().next().unwrap_or_default();
+    let metrics: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let chosen = RwSignal::new(None::<String>);
+    let known = metrics.clone();
+    let on_change = move |ev: leptos::ev::Event| {
+        let m = event_target_value(&ev);
+        chosen.set(known.contains(&m).then_some(m));
+    };
+    let got = LocalResource::new(move || {
+        let (doc, testcase, metric) = (doc.clone(), testcase.clone(), chosen.get());
+        async move {
+            match metric {
+                Some(m) => Some(record_of(doc, testcase, m).await),
+                None => None,
+            }
+        }
+    });
+    let shown = move || match (chosen.get(), got.get()) {
+        (None, _) => None,
+        (Some(m), None) => Some(view! { <p class="status">{format!("loading the record of {m}…")}</p> }.into_any()),
+        (_, Some(None)) => None,
+        (_, Some(Some(Ok(html)))) => Some(view! { <div data-testid="row-record" inner_html=html></div> }.into_any()),
+        (_, Some(Some(Err(e)))) => {
+            Some(view! { <p class="hint" data-testid="record-error">{format!("The row's record: {e}")}</p> }.into_any())
+        }
+    };
+    view! {
+        <div class="row-record">
+            <label>
+                "The record of another of its rows: "
+                <input list="row-metrics" name="row-metric" data-testid="row-record-input" placeholder="a metric of this report" on:change=on_change />
+            </label>
+            <datalist id="row-metrics">{metrics.into_iter().map(|m| view! { <option value=m></option> }).collect_view()}</datalist>
+            {shown}
+        </div>
+    }
+}
