@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, archiveSite, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { serve, launch, archiveSite, readJson, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 let site;
 let srv;
 let all;
+let www;
 
 /** The report pair of one commit in the epoch: linux-next first, linus:master later. */
 const PAIR = ['202503102146.28d80a16-lkp@intel.com', '202506042113.498dd81a-lkp@intel.com'];
@@ -39,7 +40,6 @@ Fixes: ${NAMED.slice(0, 12)} ("cpuidle: menu: Avoid discarding useful informatio
 let replyDir;
 
 before(async () => {
-  let www;
   replyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-record-reply-'));
   fs.writeFileSync(path.join(replyDir, 'reply.eml'), REPLY);
   ({ site, www, all } = archiveSite('record', [replyDir]));
@@ -138,6 +138,69 @@ test('a reply naming a commit as fixed links its reports, and their pages link b
     await page.goto(pageUrl(all.find((r) => r.message_id === PAIR[1])));
     assert.match(await page.getByTestId('named-commits').innerText(), /The replies to these reports name its commit 85975daeaa4d/);
     assert.deepEqual(await hrefs(page.getByTestId('naming-report')), [`m/${NAMING}/`]);
+  } finally {
+    await browser.close();
+  }
+});
+
+/** The reports that state a change of each metric in each testcase, from the published documents
+ * (a row: [line, job, metric, values, stddev_pct, changes, change_kind, flags (1 fail, 2 aggregate)]):
+ * `testcase \0 metric` → report ids. */
+function statedChanges() {
+  const out = new Map();
+  for (const r of all) {
+    const doc = readJson(path.join(www, 'data', `d/${r.id}.json.gz`));
+    for (const s of doc.sections ?? []) {
+      for (const [, job, metric, , , changes, , flags] of s.rows ?? []) {
+        if (flags & 3 || !metric || !(changes ?? []).some((c) => typeof c === 'number' && Number.isFinite(c))) continue;
+        const k = `${doc.jobs[job]?.testcase}\0${metric}`;
+        if (!out.has(k)) out.set(k, new Set());
+        out.get(k).add(r.id);
+      }
+    }
+  }
+  return out;
+}
+
+test('the record of any row, on demand: another metric of the report chosen, the reports that stated a change of it, counted as the documents say', async () => {
+  const stated = statedChanges();
+  // the report and row with the most other reports stating a change of the row's metric (not its headline)
+  let best = null;
+  for (const r of all) {
+    const tc = r.testcases[0];
+    for (const [k, ids] of stated) {
+      const [t, metric] = k.split('\0');
+      if (t !== tc || metric === r.metric || !ids.has(r.id)) continue;
+      const n = ids.size - 1;
+      if (!best || n > best.n || (n === best.n && `${r.id}${metric}` < `${best.r.id}${best.metric}`)) best = { r, metric, n, ids };
+    }
+  }
+  assert.ok(best && best.n >= 3, `a row whose metric 3 other reports stated: ${best?.n}`);
+  const { r, metric, n, ids } = best;
+  const { browser, page, errors } = await launch();
+  try {
+    await page.goto(pageUrl(r));
+    await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+    await page.getByTestId('row-record-open').click();
+    const input = page.getByTestId('row-record-input');
+    await input.waitFor({ timeout: 20_000 });
+    const offered = await page.locator('#row-metrics option').evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(offered.includes(metric) && offered.includes(r.metric), `the report's rows are offered (${offered.length})`);
+    await input.fill(metric);
+    await input.dispatchEvent('change');
+    const box = page.getByTestId('row-record');
+    await box.waitFor({ timeout: 30_000 });
+    assert.equal(await box.locator('h3').first().innerText(), `${metric} in other reports of ${r.testcases[0]} (${n})`);
+    assert.match(await box.getByTestId('record-summary').innerText(), new RegExp(`^Reported ${n + 1} times since \\d{4}`));
+    const links = await hrefs(box.getByTestId('record-list'));
+    const want = all.filter((x) => x.id !== r.id && ids.has(x.id)).map((x) => `m/${x.message_id ?? x.id}/`);
+    assert.equal(links.length, Math.min(n, 12), 'the nearest reports listed');
+    for (const l of links) assert.ok(want.includes(l), `${l} stated a change of ${metric}`);
+    // a link opens that report in place
+    await box.getByTestId('record-list').locator('a').first().click();
+    await page.waitForFunction((id) => document.querySelector('[data-report-id]')?.getAttribute('data-report-id') !== id, r.id, { timeout: 20_000 });
+    assert.equal(await page.getByTestId('record-error').count(), 0);
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
   }
