@@ -10,11 +10,12 @@ use std::collections::BTreeSet;
 /// The mail's word for a change of a metric of direction `weight` (1 higher is better, -1 lower,
 /// 0 unknown): `regression`, `improvement`, or none.
 fn word(change: f64, weight: i8) -> &'static str {
-    match (weight, change) {
-        (0, _) => "",
-        (_, c) if c == 0.0 => "",
-        (w, c) if (c > 0.0) == (w > 0) => "improvement",
-        _ => "regression",
+    if weight == 0 || change == 0.0 {
+        ""
+    } else if (change > 0.0) == (weight > 0) {
+        "improvement"
+    } else {
+        "regression"
     }
 }
 
@@ -205,16 +206,10 @@ mod tests {
             ..Default::default()
         };
         let got = others(&cat, &[&shard], "fsmark", "fsmark.files_per_sec", "me");
-        let brief: Vec<(&str, Option<f64>, &str, &str, Option<&str>)> = got
-            .iter()
-            .map(|r| (r.id.as_str(), r.change, r.word.as_str(), r.machine.as_str(), r.branch.as_deref()))
-            .collect();
+        let brief = |r: &ReportSummary| format!("{} {:?} {} {} {:?}", r.id, r.change, r.word, r.machine, r.branch);
         assert_eq!(
-            brief,
-            [
-                ("r1", Some(8.0), "improvement", "lkp-1", Some("linux-next:master")),
-                ("r3", Some(-2.5), "regression", "lkp-2", None),
-            ]
+            got.iter().map(brief).collect::<Vec<_>>(),
+            ["r1 Some(8.0) improvement lkp-1 Some(\"linux-next:master\")", "r3 Some(-2.5) regression lkp-2 None",]
         );
         let r1 = &got[0];
         assert_eq!((r1.commit.as_deref(), r1.base.as_deref()), (Some("bbbb"), Some("aaaa")));
