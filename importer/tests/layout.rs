@@ -268,6 +268,51 @@ fn incremental_import_equals_a_full_one_and_rewrites_only_touched_testcases() {
     let _ = std::fs::remove_dir_all(&inc);
 }
 
+/// A reply written here (no such mail was sent) to the cpuidle report of 38f83090f5, naming as
+/// fixed the commit of an fsmark report of 2023 (39d432fc7630).
+const NAMING_REPLY: &str = "From: Tom Tester <tom@example.org>\n\
+To: kernel test robot <oliver.sang@intel.com>\n\
+Subject: Re: [linux-next:master] [cpuidle]  38f83090f5:  fsmark.app_overhead 51.9% regression\n\
+Date: Fri, 11 Oct 2024 09:00:00 +0100\n\
+Message-ID: <named-commit-layout@example.org>\n\
+In-Reply-To: <202410072214.11d18a3c-oliver.sang@intel.com>\n\
+References: <202410072214.11d18a3c-oliver.sang@intel.com>\n\
+Content-Type: text/plain; charset=UTF-8\n\
+\n\
+The fix for this one is elsewhere:\n\
+\n\
+Fixes: 39d432fc7630 (\"a commit of 2023\")\n";
+
+/// A reply that names a commit as fixed, added to a dataset: the replied report's page links the
+/// named commit's report and that report's page (its document unchanged: its page made anew in
+/// place, `render::page::with_around`) links back, the bytes of one full import.
+#[test]
+fn a_reply_naming_a_commit_added_later_links_both_pages_as_a_full_import_does() {
+    let (full, inc, mail) = (tmpdir("named-full"), tmpdir("named-inc"), tmpdir("named-mail"));
+    std::fs::write(mail.join("reply.eml"), NAMING_REPLY).unwrap();
+    let mail_dir = mail.to_str().unwrap();
+    import(&full, &[ALL[0], ALL[1], ALL[2], mail_dir]);
+    import(&inc, &ALL);
+    let named = inc.join(model::paths::report_html("202308241229.68396422-oliver.sang@intel.com"));
+    let before = std::fs::read_to_string(&named).unwrap();
+    assert!(!before.contains("naming-report"), "no reply names its commit yet");
+    add(&inc, &[mail_dir]);
+    assert!(tree(&full) == tree(&inc), "the reply added later gives the bytes of one full import");
+    let after = std::fs::read_to_string(&named).unwrap();
+    assert!(
+        after.contains("data-testid=\"naming-report\"><a href=\"m/202410072214.11d18a3c-oliver.sang@intel.com/\""),
+        "{after}"
+    );
+    let naming =
+        std::fs::read_to_string(inc.join(model::paths::report_html("202410072214.11d18a3c-oliver.sang@intel.com")))
+            .unwrap();
+    assert!(naming.contains("data-testid=\"named-report\"><a href=\"m/202308241229.68396422-oliver.sang@intel.com/\""));
+    assert!(naming.contains("Its replies name 39d432fc7630 (a fix or a revert)"));
+    for d in [full, inc, mail] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 /// A report page's job history fetches one small file of the list by job: every report with a
 /// job is in the file of its job, once, with every other report of that job.
 #[test]

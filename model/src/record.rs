@@ -30,7 +30,8 @@ pub fn same_commit(a: &ReportSummary, b: &ReportSummary) -> bool {
 
 /// The commits notes name as fixed or reverted: a line (trimmed) `Fixes: <id>`, `This reverts
 /// commit <id>` or, in a posted fix's note (`reader::threads::fix_reply`), `Reverts commit <id>`,
-/// the id of 8 to 40 hex digits; lowercase, each once, in the notes' order.
+/// the id of 8 to 40 hex digits; lowercase, each commit once (the first spelling of ids that agree
+/// on their common prefix), in the notes' order.
 pub fn named_commits(notes: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for line in notes.iter().flat_map(|n| n.lines()).map(str::trim) {
@@ -38,7 +39,7 @@ pub fn named_commits(notes: &[String]) -> Vec<String> {
             let head = line.get(..tag.len())?;
             head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
         });
-        if let Some(id) = rest.and_then(commit_id).filter(|id| !out.contains(id)) {
+        if let Some(id) = rest.and_then(commit_id).filter(|id| !out.iter().any(|o| names_commit(o, id))) {
             out.push(id);
         }
     }
@@ -176,6 +177,8 @@ mod tests {
         }
         let two = ["Fixes: aaaaaaaa11".to_string(), "Fixes: bbbbbbbb22\nFixes: aaaaaaaa11".to_string()];
         assert_eq!(named_commits(&two), ["aaaaaaaa11", "bbbbbbbb22"], "each once, in the notes' order");
+        let spelled_twice = ["Fixes: 4591c3ef75\nThis reverts commit 4591C3EF75AA0123.".to_string()];
+        assert_eq!(named_commits(&spelled_twice), ["4591c3ef75"], "one commit, however long its id");
         assert!(
             names_commit("4591c3ef75", "4591C3EF75AA")
                 && !names_commit("4591c3", "4591c3ef")

@@ -19,34 +19,48 @@ fn word(change: f64, weight: i8) -> &'static str {
     }
 }
 
+/// A row of a report with a stated change: its metric, change, direction (`DocRow::weight`) and
+/// job (a position in `ReportDoc::jobs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowChange {
+    pub metric: String,
+    pub change: f64,
+    pub weight: i8,
+    pub job: u32,
+}
+
 /// The stated changes of `d`'s rows in tables of its first testcase: each metric once (its first
-/// row), with its change and direction, largest |change| first (ties by name).
-pub fn row_changes(d: &ReportDoc) -> Vec<(String, f64, i8)> {
+/// row), largest |change| first (ties by name).
+pub fn row_changes(d: &ReportDoc) -> Vec<RowChange> {
     let testcase = ReportSummary::of(d).testcases.into_iter().next();
     let of_testcase = |job: u32| d.jobs.get(job as usize).map(|j| &j.testcase) == testcase.as_ref();
     let mut seen = BTreeSet::new();
-    let mut out: Vec<(String, f64, i8)> = Vec::new();
+    let mut out: Vec<RowChange> = Vec::new();
     for s in &d.sections {
         for r in s.rows.iter().filter(|r| !r.aggregate && !r.fail && !r.metric.is_empty() && of_testcase(r.job)) {
             let change = r.changes.iter().flatten().copied().find(|c| c.is_finite());
-            if let Some(c) = change.filter(|_| seen.insert(r.metric.as_str())) {
-                out.push((r.metric.clone(), c, r.weight));
+            if let Some(change) = change.filter(|_| seen.insert(r.metric.as_str())) {
+                out.push(RowChange { metric: r.metric.clone(), change, weight: r.weight, job: r.job });
             }
         }
     }
-    out.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()).then_with(|| a.0.cmp(&b.0)));
+    out.sort_by(|a, b| b.change.abs().total_cmp(&a.change.abs()).then_with(|| a.metric.cmp(&b.metric)));
     out
 }
 
 /// `d` as the record of its row of `metric` sees it: its summary with that metric, the row's
-/// stated change and the word of its direction. `None` when no row of it states a change.
+/// stated change and the word of its direction (the row's, else `weight`), the row's job's
+/// machine and parameters. `None` when no row of it states a change.
 pub fn as_row(d: &ReportDoc, metric: &str, weight: i8) -> Option<ReportSummary> {
-    let (_, change, w) = row_changes(d).into_iter().find(|(m, _, _)| m == metric)?;
-    let w = if w != 0 { w } else { weight };
+    let row = row_changes(d).into_iter().find(|r| r.metric == metric)?;
+    let w = if row.weight != 0 { row.weight } else { weight };
+    let job = d.jobs.get(row.job as usize);
     Some(ReportSummary {
         metric: Some(metric.to_string()),
-        change: Some(change),
-        word: word(change, w).to_string(),
+        change: Some(row.change),
+        word: word(row.change, w).to_string(),
+        machine: job.map(|j| j.machine.clone()).unwrap_or_default(),
+        params: job.map(|j| j.params.clone()).unwrap_or_default(),
         ..ReportSummary::listed(d)
     })
 }
@@ -113,6 +127,7 @@ mod tests {
             jobs: vec![
                 DocJob { testcase: "fsmark".into(), machine: "lkp-1".into(), ..Default::default() },
                 DocJob { testcase: "vm-scalability".into(), machine: "lkp-1".into(), ..Default::default() },
+                DocJob { testcase: "fsmark".into(), machine: "lkp-2".into(), ..Default::default() },
             ],
             sections: vec![DocSection {
                 commits: vec!["1111111111bb".into(), "4591c3ef75aa".into()],
@@ -122,6 +137,7 @@ mod tests {
                     row("perf-stat.ipc", -40.0, 0, 0),
                     row("fsmark.files_per_sec", -9.0, 1, 0),
                     row("vm-scalability.throughput", 70.0, 1, 1),
+                    row("fsmark.app_overhead", 3.0, -1, 2),
                 ],
                 ..Default::default()
             }],
@@ -131,8 +147,13 @@ mod tests {
 
     #[test]
     fn a_reports_rows_are_offered_largest_change_first_each_metric_once_of_its_first_testcase() {
-        let got: Vec<(String, f64)> = row_changes(&doc()).into_iter().map(|(m, c, _)| (m, c)).collect();
-        let want = [("perf-stat.ipc", -40.0), ("vmstat.cpu.sy", 40.0), ("fsmark.files_per_sec", -6.0)];
+        let got: Vec<(String, f64)> = row_changes(&doc()).into_iter().map(|r| (r.metric, r.change)).collect();
+        let want = [
+            ("perf-stat.ipc", -40.0),
+            ("vmstat.cpu.sy", 40.0),
+            ("fsmark.files_per_sec", -6.0),
+            ("fsmark.app_overhead", 3.0),
+        ];
         assert_eq!(got, want.map(|(m, c)| (m.to_string(), c)));
         let me = as_row(&doc(), "vmstat.cpu.sy", -1).expect("a row");
         assert_eq!(
@@ -143,6 +164,12 @@ mod tests {
         assert_eq!(as_row(&doc(), "perf-stat.ipc", 0).map(|r| r.word), Some(String::new()), "direction unknown");
         assert_eq!(as_row(&doc(), "fsmark.files_per_sec", 0).map(|r| r.word), Some("regression".into()));
         assert!(as_row(&doc(), "vm-scalability.throughput", 1).is_none(), "another testcase's row");
+        let other_job = as_row(&doc(), "fsmark.app_overhead", 0).expect("a row of the second fsmark job");
+        assert_eq!(
+            (other_job.machine.as_str(), other_job.word.as_str()),
+            ("lkp-2", "regression"),
+            "its own job's machine"
+        );
     }
 
     #[test]

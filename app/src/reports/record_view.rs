@@ -1,17 +1,23 @@
 //! The record of any row of a report, on demand (`reports::record`): a metric of the report
 //! chosen, the testcase's catalog (whole) and the metric's trend chunk loaded as the trend view
 //! loads them, the record drawn by `render::record`. Reached through a split point
-//! (`ui::split::row_record`): the first screen does not carry it.
+//! (`ui::split::row_record`, which gives it the catalogs' loader): the first screen does not carry it.
 
+use crate::catalog::Catalog;
 use crate::reports::record;
 use crate::web;
 use leptos::prelude::*;
 use model::{ReportDoc, ReportSummary, SeriesShard};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
+/// How the record loads a testcase's catalog, whole (`ui::split` gives its loader).
+pub type LoadCatalog = fn(String) -> Pin<Box<dyn Future<Output = Result<Arc<Catalog>, String>>>>;
+
 /// The record of `metric` in the other reports of `testcase`, seen from report `doc`, as HTML.
-async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String) -> Result<String, String> {
-    let cat = crate::ui::split::load_catalogs(vec![testcase.clone()], true).await?;
+async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String, load: LoadCatalog) -> Result<String, String> {
+    let cat = load(testcase.clone()).await?;
     let part = cat.parts.get(&testcase).ok_or_else(|| format!("the catalog of {testcase} did not load"))?;
     let chunk = part.chunk_of(&metric).ok_or_else(|| format!("{testcase}'s catalog does not list {metric}"))?;
     let (series, _) =
@@ -27,33 +33,36 @@ async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String) -> Res
 /// A metric of the report's rows to choose (a list to type into, largest |change| first), and
 /// its record once chosen: "loading…" while its files come, why not when they cannot.
 #[component]
-pub fn RowRecord(doc: Arc<ReportDoc>) -> impl IntoView {
+pub fn RowRecord(doc: Arc<ReportDoc>, load: LoadCatalog) -> impl IntoView {
     let rows = record::row_changes(&doc);
     let testcase = ReportSummary::of(&doc).testcases.into_iter().next().unwrap_or_default();
-    let metrics: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let metrics: Vec<String> = rows.into_iter().map(|r| r.metric).collect();
     let chosen = RwSignal::new(None::<String>);
     let known = metrics.clone();
     let on_change = move |ev: leptos::ev::Event| {
         let m = event_target_value(&ev);
         chosen.set(known.contains(&m).then_some(m));
     };
+    // the answer names its metric: a resource keeps its last value while the next one loads
     let got = LocalResource::new(move || {
         let (doc, testcase, metric) = (doc.clone(), testcase.clone(), chosen.get());
         async move {
             match metric {
-                Some(m) => Some(record_of(doc, testcase, m).await),
+                Some(m) => Some((m.clone(), record_of(doc, testcase, m, load).await)),
                 None => None,
             }
         }
     });
-    let shown = move || match (chosen.get(), got.get()) {
-        (None, _) => None,
-        (Some(m), None) => Some(view! { <p class="status">{format!("loading the record of {m}…")}</p> }.into_any()),
-        (_, Some(None)) => None,
-        (_, Some(Some(Ok(html)))) => Some(view! { <div data-testid="row-record" inner_html=html></div> }.into_any()),
-        (_, Some(Some(Err(e)))) => {
-            Some(view! { <p class="hint" data-testid="record-error">{format!("The row's record: {e}")}</p> }.into_any())
-        }
+    let shown = move || {
+        let m = chosen.get()?;
+        let view = match got.get().flatten().filter(|(of, _)| *of == m) {
+            None => view! { <p class="status">{format!("loading the record of {m}…")}</p> }.into_any(),
+            Some((_, Ok(html))) => view! { <div data-testid="row-record" inner_html=html></div> }.into_any(),
+            Some((_, Err(e))) => {
+                view! { <p class="hint" data-testid="record-error">{format!("The row's record: {e}")}</p> }.into_any()
+            }
+        };
+        Some(view)
     };
     view! {
         <div class="row-record">

@@ -184,9 +184,14 @@ split_fn!(
     record,
     fetch_record,
     fn record_part(doc: Arc<model::ReportDoc>) -> AnyView {
-        view! { <crate::reports::record_view::RowRecord doc=doc /> }.into_any()
+        view! { <crate::reports::record_view::RowRecord doc=doc load=whole_catalog /> }.into_any()
     }
 );
+
+/// The catalog of `testcase`, whole (`load_catalogs`).
+fn whole_catalog(testcase: String) -> std::pin::Pin<Box<dyn Future<Output = Result<Arc<Catalog>, String>>>> {
+    Box::pin(load_catalogs(vec![testcase], true))
+}
 
 /// The record of any row of report `doc` (`reports::record_view`), its code fetched the first
 /// time: a notice while it loads, an error when it cannot.

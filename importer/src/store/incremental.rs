@@ -431,9 +431,8 @@ pub fn add_with_state(
     for p in &root.pages {
         old.extend(read::<model::ReportPage>(dir, p)?.reports);
     }
-    let (mut summaries, out): (Vec<model::ReportSummary>, Vec<model::ReportSummary>) =
+    let (mut summaries, before): (Vec<model::ReportSummary>, Vec<model::ReportSummary>) =
         old.into_iter().partition(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id));
-    let removed: Vec<model::ReportSummary> = out.into_iter().filter(|s| !ids.contains(s.id.as_str())).collect();
     let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries);
     summaries.extend(t.reports.iter().map(model::ReportSummary::listed));
     let total = root.totals.reports + ids.len() - t.old_ids.len();
@@ -443,7 +442,7 @@ pub fn add_with_state(
     let read_doc = |id: &str| read::<ReportDoc>(dir, &paths::report_doc(id));
     let read_page = |path: &str| std::fs::read_to_string(dir.join(path)).ok();
     let kept = crate::store::pages::Kept { doc: &read_doc, page: &read_page };
-    let (page_files, pages_gone) = crate::store::pages::incremental_files(&all, &t.reports, &changed, &removed, &kept);
+    let (page_files, pages_gone) = crate::store::pages::incremental_files(&all, &t.reports, &changed, &before, &kept);
     files.extend(page_files);
     stages.mark("into: the reports' pages");
     let (mut terms, old_index) = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;

@@ -46,8 +46,7 @@ impl Peers {
             if let Some(k) = commit_key(r) {
                 p.commits.entry(k).or_default().push(i);
             }
-            let mut named: Vec<String> = r.names.iter().filter_map(|c| short(c)).collect();
-            named.dedup();
+            let named: BTreeSet<String> = r.names.iter().filter_map(|c| short(c)).collect();
             for k in named {
                 p.names.entry(k).or_default().push(i);
             }
@@ -186,8 +185,8 @@ pub struct Kept<'a> {
 
 /// What an incremental import rewrites of the pages (`all`: every summary after it, newest
 /// first): the pages of the reports it changed (`changed`, documents at hand in `docs`) and of
-/// the reports that show them or showed one now gone (`removed`, whose pages go: `Peers::sharing`),
-/// the first screen and the lists. A page whose report did not change keeps its bytes but what it
+/// the reports that show them or showed them as they were (`before`: the summaries the import
+/// replaced or removed; a removed one's page goes: `Peers::sharing`), the first screen and the lists. A page whose report did not change keeps its bytes but what it
 /// shows of others (`page::with_around`: no document read, no table rendered); one that cannot
 /// be read so is made from its document, read with `kept.doc`. Returns the files and the pages to
 /// remove.
@@ -195,15 +194,15 @@ pub fn incremental_files(
     all: &[ReportSummary],
     docs: &[ReportDoc],
     changed: &BTreeSet<&str>,
-    removed: &[ReportSummary],
+    before: &[ReportSummary],
     kept: &Kept,
 ) -> (Vec<File>, Vec<String>) {
     use rayon::prelude::*;
     let peers = Peers::of(all);
     let now: Vec<&ReportSummary> = all.iter().filter(|r| changed.contains(r.id.as_str())).collect();
     let mut ids = peers.sharing(all, &now);
-    // the pages that showed a report now gone: of its job, its record, its commit
-    let gone_ones: Vec<&ReportSummary> = removed.iter().collect();
+    // the pages that showed a report as it was, or one now gone: of its job, record, commits
+    let gone_ones: Vec<&ReportSummary> = before.iter().collect();
     let by_id: BTreeMap<&str, &ReportSummary> = all.iter().map(|r| (r.id.as_str(), r)).collect();
     ids.extend(peers.sharing(all, &gone_ones).into_iter().filter(|id| by_id.contains_key(id.as_str())));
     let at_hand: BTreeMap<&str, &ReportDoc> = docs.iter().map(|d| (d.id.as_str(), d)).collect();
@@ -225,7 +224,7 @@ pub fn incremental_files(
     let newest = all.first().and_then(|s| doc(&s.id));
     files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &peers));
     let kept_pages: BTreeSet<String> = all.iter().map(page_path).collect();
-    let gone = removed.iter().map(page_path).filter(|p| !kept_pages.contains(p)).collect();
+    let gone = before.iter().map(page_path).filter(|p| !kept_pages.contains(p)).collect();
     (files, gone)
 }
 
