@@ -196,11 +196,27 @@ test('the record of any row, on demand: another metric of the report chosen, the
     const want = all.filter((x) => x.id !== r.id && ids.has(x.id)).map((x) => `m/${x.message_id ?? x.id}/`);
     assert.equal(links.length, Math.min(n, 12), 'the nearest reports listed');
     for (const l of links) assert.ok(want.includes(l), `${l} stated a change of ${metric}`);
+    // the address keeps the row: opened again, the same record; a row the report has not is said so
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('row'), metric, page.url());
+    const heading = await box.locator('h3').first().innerText();
+    await page.goto(url.href);
+    await page.getByTestId('row-record').locator('h3').first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('row-record').locator('h3').first().innerText(), heading);
+    assert.equal(await page.getByTestId('row-record-input').inputValue(), metric);
+    url.searchParams.set('row', 'no.such.metric');
+    await page.goto(url.href);
+    await page.getByTestId('record-error').waitFor({ timeout: 30_000 });
+    assert.match(await page.getByTestId('record-error').innerText(), /this report states no change of no\.such\.metric/);
+    url.searchParams.set('row', metric);
+    await page.goto(url.href);
+    await page.getByTestId('row-record').locator('h3').first().waitFor({ timeout: 30_000 });
     // a link opens that report in place
     await box.getByTestId('record-list').locator('a').first().click();
     const others = all.filter((x) => x.id !== r.id && ids.has(x.id)).map((x) => x.id);
     await page.waitForFunction((want) => want.includes(document.querySelector('[data-report-id]')?.getAttribute('data-report-id')), others, { timeout: 20_000 });
     assert.equal(await page.getByTestId('record-error').count(), 0);
+    assert.equal(new URL(page.url()).searchParams.get('row'), null, 'another report: no row of it named');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -178,6 +178,8 @@ pub struct ViewState {
     /// The report open on the reports list (`report=`): its Message-ID, or its report id when it
     /// has none. `None`: the newest report.
     pub open: Option<String>,
+    /// The row of the open report whose record is shown (`row=`, its metric).
+    pub row: Option<String>,
     /// The search box's text (`q=`).
     pub q: Option<String>,
     /// Compare table: base and head commit ids.
@@ -204,6 +206,7 @@ impl ViewState {
     pub fn open_report(&mut self, key: String) {
         self.tab = Tab::Reports;
         self.open = Some(key);
+        self.row = None;
     }
 
     /// The trend of `metric` in `testcase`, of `job` only (else of every job of the testcase):
@@ -370,6 +373,7 @@ const KEYS: &[QueryKey] = &[
     text!("job", job),
     text!("rid", report),
     text!("report", open),
+    text!("row", row),
     text!("q", q),
     text!("base", base),
     text!("head", head),
@@ -577,6 +581,21 @@ mod tests {
         assert_eq!(ViewState::parse(&s.to_query()).0, s);
         s.open_report("m@x".into());
         assert_eq!((s.tab, s.open.as_deref()), (Tab::Reports, Some("m@x")));
+    }
+
+    #[test]
+    fn a_rows_record_is_in_the_address_and_goes_with_its_report() {
+        let (mut s, notes) = ViewState::parse("report=m%40x&row=perf-stat.ipc%2Cx");
+        assert_eq!((s.open.as_deref(), s.row.as_deref(), notes.len()), (Some("m@x"), Some("perf-stat.ipc,x"), 0));
+        assert_eq!(s.to_query(), "report=m@x&row=perf-stat.ipc%2Cx");
+        roundtrip(&s);
+        assert_eq!(
+            page_url("/m/m@x/", &s.to_query()),
+            "/?report=m@x&row=perf-stat.ipc%2Cx",
+            "the page's own address is the report alone"
+        );
+        s.open_report("other@x".into());
+        assert_eq!(s.row, None, "another report: its rows are other rows");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use crate::catalog::Catalog;
 use crate::reports::record;
+use crate::ui::context::Nav;
 use crate::web;
 use leptos::prelude::*;
 use model::{ReportDoc, ReportSummary, SeriesShard};
@@ -17,6 +18,9 @@ pub type LoadCatalog = fn(String) -> Pin<Box<dyn Future<Output = Result<Arc<Cata
 
 /// The record of `metric` in the other reports of `testcase`, seen from report `doc`, as HTML.
 async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String, load: LoadCatalog) -> Result<String, String> {
+    if !record::row_changes(&doc).iter().any(|r| r.metric == metric) {
+        return Err(format!("this report states no change of {metric}"));
+    }
     let cat = load(testcase.clone()).await?;
     let part = cat.parts.get(&testcase).ok_or_else(|| format!("the catalog of {testcase} did not load"))?;
     let chunk = part.chunk_of(&metric).ok_or_else(|| format!("{testcase}'s catalog does not list {metric}"))?;
@@ -30,19 +34,24 @@ async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String, load: 
     Ok(render::record::record_html(&me, &others, &[]).into_string())
 }
 
-/// A metric of the report's rows to choose (a list to type into, largest |change| first), and
-/// its record once chosen: "loading…" while its files come, why not when they cannot.
+/// A metric of the report's rows to choose (a list to type into, largest |change| first; the
+/// address keeps it, `row=`), and its record once chosen: "loading…" while its files come, why
+/// not when they cannot (a `row=` this report has no row of included).
 #[component]
 pub fn RowRecord(doc: Arc<ReportDoc>, load: LoadCatalog) -> impl IntoView {
     let rows = record::row_changes(&doc);
     let testcase = ReportSummary::of(&doc).testcases.into_iter().next().unwrap_or_default();
     let metrics: Vec<String> = rows.into_iter().map(|r| r.metric).collect();
-    let chosen = RwSignal::new(None::<String>);
+    // the row the address names (`row=`), kept there when another is chosen
+    let nav = expect_context::<Nav>();
+    let chosen = RwSignal::new(nav.state.with_untracked(|s| s.row.clone()));
     let known = metrics.clone();
     let on_change = move |ev: leptos::ev::Event| {
-        let m = event_target_value(&ev);
-        chosen.set(known.contains(&m).then_some(m));
+        let m = Some(event_target_value(&ev)).filter(|m| known.contains(m));
+        chosen.set(m.clone());
+        nav.replace(|s| s.row = m);
     };
+    let value = chosen.get_untracked().unwrap_or_default();
     // the answer names its metric: a resource keeps its last value while the next one loads
     let got = LocalResource::new(move || {
         let (doc, testcase, metric) = (doc.clone(), testcase.clone(), chosen.get());
@@ -68,7 +77,7 @@ pub fn RowRecord(doc: Arc<ReportDoc>, load: LoadCatalog) -> impl IntoView {
         <div class="row-record">
             <label>
                 "The record of another of its rows: "
-                <input list="row-metrics" name="row-metric" data-testid="row-record-input" placeholder="a metric of this report" on:change=on_change />
+                <input list="row-metrics" name="row-metric" data-testid="row-record-input" placeholder="a metric of this report" value=value on:change=on_change />
             </label>
             <datalist id="row-metrics">{metrics.into_iter().map(|m| view! { <option value=m></option> }).collect_view()}</datalist>
             {shown}

@@ -112,6 +112,7 @@ fn open_target(nav: Nav, list: &[ReportSummary], t: &Target) {
                 } else {
                     s.tab = Tab::Reports;
                     s.open = None;
+                    s.row = None;
                 }
             }
             Target::Message(m) => {
@@ -692,7 +693,7 @@ fn MailReport(up: Arc<Upload>) -> impl IntoView {
             Act::MailPick => pick.set(value.parse().unwrap_or(0)),
             Act::Open => {
                 mail.close();
-                nav.push(|s| s.open = Some(value));
+                nav.push(|s| s.open_report(value));
             }
             other => web::unknown("action", other.as_str()),
         }
@@ -775,11 +776,13 @@ fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
             nav.push(|s| s.open_report(key));
         }
     };
+    // opened by its button, or by the address naming a row (`row=`)
     let open = RwSignal::new(false);
+    let shown = Memo::new(move |_| open.get() || nav.state.with(|s| s.row.is_some()));
     let d = doc.clone();
-    let rows = move || open.get().then(|| crate::ui::split::row_record(d.clone()));
+    let rows = move || shown.get().then(|| crate::ui::split::row_record(d.clone()));
     let more = view! {
-        <button class="row-record-open" data-testid="row-record-open" hidden=open on:click=move |_| open.set(true)>
+        <button class="row-record-open" data-testid="row-record-open" hidden=shown on:click=move |_| open.set(true)>
             "The record of another of its rows…"
         </button>
         {rows}
@@ -869,7 +872,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
         match act {
             Act::Open => {
                 mail.close();
-                nav.push(|s| s.open = Some(value))
+                nav.push(|s| s.open_report(value))
             }
             Act::Trend => {
                 if let Some((tc, m, job)) = target.get_value() {
