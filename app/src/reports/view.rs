@@ -776,8 +776,8 @@ fn Around(doc: Arc<ReportDoc>) -> impl IntoView {
             nav.push(|s| s.open_report(key));
         }
     };
-    // opened by its button, or by the address naming a row (`row=`)
-    let open = RwSignal::new(false);
+    // opened by its button, or by the address naming a row (`row=`): then it stays open
+    let open = RwSignal::new(nav.state.with_untracked(|s| s.row.is_some()));
     let shown = Memo::new(move |_| open.get() || nav.state.with(|s| s.row.is_some()));
     let d = doc.clone();
     let rows = move || shown.get().then(|| crate::ui::split::row_record(d.clone()));
