@@ -50,16 +50,47 @@ const sticking = (page) =>
     return { w, scroll: document.documentElement.scrollWidth, out };
   });
 
+/** Follows `page`'s requests: `quiet()` waits until none has been on its way for 300 ms (a module
+ *  a view fetches after its first paint — the commit panel's — must be in before the next page, or
+ *  its fetch is cut off: a failed request); `stop()` ends the following. */
+function inFlight(page) {
+  const pending = new Set();
+  const add = (r) => pending.add(r);
+  const done = (r) => pending.delete(r);
+  page.on('request', add);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async quiet() {
+      for (let still = 0; still < 3; ) {
+        await page.waitForTimeout(100);
+        still = pending.size ? 0 : still + 1;
+      }
+    },
+    stop() {
+      page.off('request', add);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+    },
+  };
+}
+
 for (const width of [1400, 400]) {
   test(`${width} px: every tab fits the window`, async () => {
     const { page, errors } = site.ctx;
+    const requests = inFlight(page);
     await page.setViewportSize({ width, height: 900 });
-    for (const [name, query, ready] of TABS) {
-      await page.goto(`${site.srv.url}${query}`);
-      await ready(page);
-      const { w, scroll, out } = await sticking(page);
-      assert.ok(scroll <= w, `${name} at ${width} px: the page scrolls sideways (${scroll} > ${w})`);
-      assert.deepEqual(out.slice(0, 12), [], `${name} at ${width} px: ${out.length} elements past the right edge`);
+    try {
+      for (const [name, query, ready] of TABS) {
+        await page.goto(`${site.srv.url}${query}`);
+        await ready(page);
+        await requests.quiet();
+        const { w, scroll, out } = await sticking(page);
+        assert.ok(scroll <= w, `${name} at ${width} px: the page scrolls sideways (${scroll} > ${w})`);
+        assert.deepEqual(out.slice(0, 12), [], `${name} at ${width} px: ${out.length} elements past the right edge`);
+      }
+    } finally {
+      requests.stop();
     }
     assert.deepEqual(errors, []);
     await page.setViewportSize({ width: 1280, height: 900 });
