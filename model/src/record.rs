@@ -35,15 +35,18 @@ pub fn same_commit(a: &ReportSummary, b: &ReportSummary) -> bool {
 pub fn named_commits(notes: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for line in notes.iter().flat_map(|n| n.lines()).map(str::trim) {
-        let rest = ["Fixes:", "This reverts commit ", "Reverts commit "].iter().find_map(|tag| {
-            let head = line.get(..tag.len())?;
-            head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
-        });
+        let rest = ["Fixes:", "This reverts commit ", "Reverts commit "].iter().find_map(|tag| after_tag(line, tag));
         if let Some(id) = rest.and_then(commit_id).filter(|id| !out.iter().any(|o| names_commit(o, id))) {
             out.push(id);
         }
     }
     out
+}
+
+/// What follows `tag` at the start of `line` (the tag's case ignored), as a mail's trailer reads.
+pub fn after_tag<'a>(line: &'a str, tag: &str) -> Option<&'a str> {
+    let head = line.get(..tag.len())?;
+    head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
 }
 
 /// The commit id a tag's value starts with: 8 to 40 hex digits, then its end, a space, `(` or `.`.

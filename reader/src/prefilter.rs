@@ -81,6 +81,7 @@ pub fn scan(bytes: &[u8]) -> Scan {
 /// The fixes, reverts and closed reports the lines of `body` that start with their tag name.
 pub fn named(body: &[u8]) -> Vec<Named> {
     use memchr::memmem;
+    use model::record::{after_tag, commit_id};
     let tags: [&[u8]; 4] = [b"Fixes:", b"reverts commit", b"Closes:", b"Link:"];
     let mut out: Vec<Named> = Vec::new();
     if !tags.iter().any(|t| memmem::find(body, t).is_some()) {
@@ -89,11 +90,11 @@ pub fn named(body: &[u8]) -> Vec<Named> {
     for line in body.split(|&c| c == b'\n') {
         let Ok(line) = std::str::from_utf8(line) else { continue };
         let line = line.trim_end();
-        let named = if let Some(rest) = strip_ci(line, "Fixes:") {
-            model::record::commit_id(rest).map(Named::Fixes)
-        } else if let Some(rest) = strip_ci(line, "This reverts commit ") {
-            model::record::commit_id(rest).map(Named::Reverts)
-        } else if let Some(rest) = strip_ci(line, "Closes:").or_else(|| strip_ci(line, "Link:")) {
+        let named = if let Some(rest) = after_tag(line, "Fixes:") {
+            commit_id(rest).map(Named::Fixes)
+        } else if let Some(rest) = after_tag(line, "This reverts commit ") {
+            commit_id(rest).map(Named::Reverts)
+        } else if let Some(rest) = after_tag(line, "Closes:").or_else(|| after_tag(line, "Link:")) {
             model::find::message_id_of_url(rest.trim()).map(Named::Closes)
         } else {
             None
@@ -103,11 +104,6 @@ pub fn named(body: &[u8]) -> Vec<Named> {
         }
     }
     out
-}
-
-fn strip_ci<'a>(line: &'a str, tag: &str) -> Option<&'a str> {
-    let head = line.get(..tag.len())?;
-    head.eq_ignore_ascii_case(tag).then(|| &line[tag.len()..])
 }
 
 /// The first header field whose value is not UTF-8 (raw 8-bit bytes instead of RFC 2047 words).
