@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, ROOT, DIST, loadIndex, CHROMIUM, CHROMIUM_ARGS, settleOnTheApp, readJson } from './harness.mjs';
+import { useSite, ROOT, DIST, loadIndex, CHROMIUM, CHROMIUM_ARGS, settleOnTheApp, readJson, seriesOf, chunkOf, chartReady } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'e2e/node_modules/axe-core/axe.min.js'), 'utf8');
 const index = loadIndex();
@@ -86,6 +86,72 @@ test('JavaScript off: every report page shows its subject, headline and every ro
   }
 });
 
+/** What a testcase's page draws (`render::trend::metric_of`): its most reported headline metric, else
+ * its first KPI; the series of that metric with a value, and their points, from the published chunk. */
+function trendOf(name) {
+  const c = index.catalogs[name];
+  const metric = c.testcases[0]?.headline_metrics?.[0] ?? c.metrics.find((m) => m.kpi)?.name;
+  if (!metric) return null;
+  const series = seriesOf(index, chunkOf(index, name, metric), metric).series.filter((s) => s.points.mean.some((m) => m != null));
+  const points = series.map((s) => s.points.mean.filter((m) => m != null).length).reduce((a, b) => a + b, 0);
+  return series.length ? { metric, series: series.length, points } : null;
+}
+
+test("JavaScript off: a testcase's page draws its metric's trend as SVG, with the published counts", async () => {
+  const { browser, page } = await browserWithout(false);
+  try {
+    let drawn = 0;
+    for (const t of index.root.testcases) {
+      assert.match(t.name, /^[A-Za-z0-9._-]+$/, 'a fixture testcase names its page folder as it is');
+      const url = `${site.srv.url}p/tc/${t.name}/`;
+      assert.equal((await page.goto(url)).status(), 200, url);
+      const want = trendOf(t.name);
+      const fig = page.getByTestId('static-trend');
+      if (!want) {
+        assert.equal(await fig.count(), 0, `${url}: no series with a value, no chart`);
+        continue;
+      }
+      drawn += 1;
+      const got = await fig.evaluate((f) => ({
+        metric: f.dataset.metric, series: Number(f.dataset.series), points: Number(f.dataset.points),
+        circles: f.querySelectorAll('svg circle').length, legend: f.querySelectorAll('.legend li').length,
+        box: f.querySelector('svg').getBoundingClientRect().height,
+      }));
+      assert.deepEqual([got.metric, got.series, got.points], [want.metric, want.series, want.points], url);
+      assert.equal(got.legend, want.series, `${url}: a legend entry per series`);
+      assert.ok(got.circles >= want.series && got.box > 200, `${url}: the chart is drawn (${got.circles} circles, ${got.box} px high)`);
+    }
+    assert.ok(drawn >= 20, `${drawn} testcase pages draw a trend`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a testcase's page stays the static page (no app on a list), and its link opens the same trend in the app", async () => {
+  const { browser } = site.ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const asked = [];
+    page.on('request', (r) => asked.push(r.url()));
+    await page.goto(`${site.srv.url}p/tc/fsmark/`);
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(500);
+    assert.ok(!asked.some((u) => /boot\.js|\.wasm/.test(u)), `a list page starts no app: ${asked.join(' ')}`);
+    assert.equal(await page.locator('#static').count(), 1);
+    const fig = page.getByTestId('static-trend');
+    const want = trendOf('fsmark');
+    assert.equal(await fig.getAttribute('data-points'), String(want.points));
+    await fig.getByRole('link', { name: 'explore this trend' }).click();
+    await page.waitForURL(/\?testcase=fsmark&metric=fsmark\.files_per_sec$/);
+    await page.waitForFunction(chartReady, null, { timeout: 30_000 });
+    const chart = page.getByTestId('chart');
+    assert.equal(await chart.getAttribute('data-points'), String(want.points), 'the app draws the points the page drew');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a lore link with its host swapped opens the report page', async () => {
   const { browser, page } = await browserWithout(false);
   try {
@@ -100,7 +166,7 @@ test('a lore link with its host swapped opens the report page', async () => {
   }
 });
 
-test('axe-core: zero violations on a static report page and the first screen (light, dark, 400 px)', async () => {
+test('axe-core: zero violations on a static report page, the first screen and a testcase page (light, dark, 400 px)', async () => {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
@@ -111,9 +177,10 @@ test('axe-core: zero violations on a static report page and the first screen (li
         // the page as it is without the app: boot.js never arrives
         await context.route('**/boot.js', (route) => route.abort());
         const page = await context.newPage();
-        for (const url of [`${site.srv.url}m/${pageDir(r)}/`, site.srv.url]) {
+        const pages = [[`${site.srv.url}m/${pageDir(r)}/`, 'report-page'], [site.srv.url, 'report-page'], [`${site.srv.url}p/tc/fsmark/`, 'static-trend']];
+        for (const [url, shown] of pages) {
           await page.goto(url);
-          await page.getByTestId('report-page').waitFor();
+          await page.getByTestId(shown).waitFor();
           await page.addScriptTag({ content: AXE });
           const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((x) => `${x.id}: ${x.help} (${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`));
           assert.deepEqual(v, [], `${url} (${colorScheme}, ${width} px)`);

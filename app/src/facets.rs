@@ -45,12 +45,6 @@ pub fn matching_jobs(jobs: &[Job], state: &ViewState) -> Vec<usize> {
     jobs.iter().enumerate().filter(|(_, j)| job_matches(j, state, None)).map(|(i, _)| i).collect()
 }
 
-/// Parameter keys in display order: the storage ones first, then alphabetical.
-pub fn param_rank(k: &str) -> (usize, &str) {
-    const FIRST: [&str; 4] = ["fs", "fs2", "disk", "nr_task"];
-    (FIRST.iter().position(|f| *f == k).unwrap_or(FIRST.len()), k)
-}
-
 /// All facets: testcase, machine, then every job parameter present in any job (or selected).
 pub fn facets(jobs: &[Job], state: &ViewState) -> Vec<Facet> {
     let mut keys = vec![FacetKey::Testcase, FacetKey::Machine];
@@ -61,7 +55,7 @@ pub fn facets(jobs: &[Job], state: &ViewState) -> Vec<Facet> {
         }
     }
     let mut params: Vec<&str> = params.into_iter().collect();
-    model::order::sort_by_key(&mut params, |k| param_rank(k));
+    model::order::sort_by_key(&mut params, |k| model::param_rank(k));
     keys.extend(params.into_iter().map(|p| FacetKey::Param(p.to_string())));
     // A job counts in facet F when it matches every selection except F's: so per job, which
     // selections it misses. Missing none, it counts everywhere; missing one, only in that facet;

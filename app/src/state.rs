@@ -478,7 +478,7 @@ fn shorten(s: &str) -> String {
 /// is the list separator and `%`, `&`, `=`, `+`, `#` are syntax, so all of them are encoded
 /// inside values.
 pub fn encode(s: &str) -> String {
-    model::paths::percent_encode(s, b"-._~:@/!*()'")
+    model::paths::query_value(s)
 }
 
 /// Decode `%XX` escapes and `+` (a space, as forms write it). A `%` not followed by two hex

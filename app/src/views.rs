@@ -5,8 +5,8 @@
 use crate::catalog::Catalog;
 use crate::facets::matching_jobs;
 use crate::state::{FacetKey, ViewState};
-use crate::trend::chart::{build, color, commits_with_data, legend, ChartData, Rgb};
 use model::{SeriesData, SeriesShard};
+use render::chart::{build, color, commits_with_data, legend, ChartData, Rgb};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -247,7 +247,7 @@ mod tests {
         assert!(!shard_is_for(&cat, None, &a), "no job: no file");
         assert!(!shard_is_for(&cat, Some(99), &a), "a job outside the catalog");
     }
-    use crate::trend::chart::tests::series;
+    use render::chart::testing::series;
 
     /// A blogbench.write_score shard holding `series`.
     fn write_score(series: Vec<SeriesData>) -> Arc<SeriesShard> {

@@ -65,12 +65,15 @@ def cell(xs, scale, fmt):
     return " / ".join(fmt % (v * scale) for v in (median(xs), q(xs, 0.95), max(xs)))
 
 
-def browser_table(br):
+NAMES = {"lkp": "LKP Explorer", "lkp-svg": "LKP Explorer, SVG first (testcase page)"}
+
+
+def browser_table(br, site="lkp"):
     timed = [r for r in br["results"] if not r.get("warmup")]
     A = {r["i"]: r for r in timed if r["site"] == "asv"}
-    L = {r["i"]: r for r in timed if r["site"] == "lkp"}
+    L = {r["i"]: r for r in timed if r["site"] == site}
     n = min(len(A), len(L))
-    print("| measure (median / p95 / max of %d runs each) | asv | LKP Explorer | ratio LKP/asv (medians) | paired ratio (median of LKP_i/asv_i) |" % n)
+    print("| measure (median / p95 / max of %d runs each) | asv | %s | ratio LKP/asv (medians) | paired ratio (median of LKP_i/asv_i) |" % (n, NAMES[site]))
     print("|---|---|---|---|---|")
     for key, label, scale, fmt in MEASURES:
         a = [value(r, key) for r in A.values()]
@@ -88,10 +91,11 @@ def browser_table(br):
     def uniq(rs, k):
         return sorted(set(str(r.get(k)) for r in rs))
     print()
-    print("| check | asv | LKP Explorer |")
+    print("| check | asv | %s |" % NAMES[site])
     print("|---|---|---|")
     for k, label in [("libSeries", "series drawn at load"), ("filterSeries", "series drawn after the filter click"), ("undoSeries", "series drawn after the undo click"),
-                     ("metricSeries", "series drawn after the metric switch"), ("canvas", "chart canvas size (px)"), ("failed", "failed requests"), ("dirtyFramesBefore", "canvas-drawn frames before the chart frame")]:
+                     ("metricSeries", "series drawn after the metric switch"), ("canvas", "chart canvas size (px)"), ("failed", "failed requests"), ("dirtyFramesBefore", "canvas-drawn frames before the chart frame"),
+                     ("svgPixels", "coloured pixels of the SVG, rasterised (check)"), ("svgMetric", "metric the SVG draws")]:
         if k == "shownPixels":
             va = [r.get(k) for r in A.values() if r.get(k) is not None]
             vl = [r.get(k) for r in L.values() if r.get(k) is not None]
@@ -101,8 +105,8 @@ def browser_table(br):
     errs = [(r["site"], r["i"], r.get("error") or r.get("filterError") or r.get("metricError") or r.get("undoError") or r.get("probeError"))
             for r in br["results"] if r.get("error") or r.get("filterError") or r.get("metricError") or r.get("undoError") or r.get("probeError")]
     perrs = [(r["site"], r["i"], e) for r in br["results"] for e in r.get("pageErrors", [])]
-    print("| runs with harness errors | %d | %d |" % (sum(1 for e in errs if e[0] == "asv"), sum(1 for e in errs if e[0] == "lkp")))
-    print("| page errors (console/pageerror) | %d | %d |" % (sum(1 for e in perrs if e[0] == "asv"), sum(1 for e in perrs if e[0] == "lkp")))
+    print("| runs with harness errors | %d | %d |" % (sum(1 for e in errs if e[0] == "asv"), sum(1 for e in errs if e[0] == site)))
+    print("| page errors (console/pageerror) | %d | %d |" % (sum(1 for e in perrs if e[0] == "asv"), sum(1 for e in perrs if e[0] == site)))
     for e in (errs + perrs)[:10]:
         print("\n- %s run %s: %s" % e)
 
@@ -142,8 +146,11 @@ def main():
     name = sys.argv[sys.argv.index("--browser") + 1] if "--browser" in sys.argv else "browser.json"
     bp = os.path.join(d, name)
     if os.path.exists(bp):
-        print()
-        browser_table(json.load(open(bp)))
+        br = json.load(open(bp))
+        for site in br.get("sites", ["asv", "lkp"]):
+            if site != "asv":
+                print()
+                browser_table(br, site)
 
 
 if __name__ == "__main__":

@@ -255,6 +255,13 @@ pub struct SectionMeta {
     pub machine: Option<String>,
 }
 
+/// Job parameter keys in display order: the storage ones first, then alphabetical (the facets,
+/// the legend's labels).
+pub fn param_rank(k: &str) -> (usize, &str) {
+    const FIRST: [&str; 4] = ["fs", "fs2", "disk", "nr_task"];
+    (FIRST.iter().position(|f| *f == k).unwrap_or(FIRST.len()), k)
+}
+
 /// A measured configuration: testcase on a machine with parameters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Job {

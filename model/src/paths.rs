@@ -184,6 +184,12 @@ pub fn percent_encode(s: &str, keep: &[u8]) -> String {
     out
 }
 
+/// A value in a permalink's query (`?testcase=…&metric=…`): `percent_encode` keeping what a
+/// query value may hold as it is. The app's view state and the static pages' links to it.
+pub fn query_value(s: &str) -> String {
+    percent_encode(s, b"-._~:@/!*()'")
+}
+
 /// A file-name-safe form of a testcase name: `[A-Za-z0-9._-]` kept, anything else `_`,
 /// plus a hash suffix when something had to be replaced (so two names never collide).
 pub fn slug(name: &str) -> String {

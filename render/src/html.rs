@@ -205,6 +205,12 @@ impl Html {
         self
     }
 
+    /// Markup this crate made by other means: an SVG plotters' backend wrote (`draw::svg`; it
+    /// escapes every text it writes), or a part of a page `render` wrote, read back (`--into`).
+    pub(crate) fn made(markup: String) -> Html {
+        Html(markup)
+    }
+
     /// Text, escaped.
     pub fn text(&mut self, t: &str) -> &mut Html {
         escape_into(&mut self.0, t);

@@ -28,9 +28,12 @@ macro_rules! spelled {
     };
 }
 
+pub mod chart;
+pub mod draw;
 pub mod html;
 pub mod page;
 pub mod profile;
 pub mod record;
 pub mod report;
 pub mod rows;
+pub mod trend;

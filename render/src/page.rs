@@ -1,6 +1,7 @@
 //! Whole static pages: a report's (`m/<Message-ID>/`), the first screen (`index.html`) and the
 //! lists (`p/…`). Each is complete and readable without JavaScript, styled by the site's
-//! `main.css`, and starts the app (`boot.js`), which takes the page over where it stands. Every
+//! `main.css`, and (all but the lists) starts the app (`boot.js`), which takes the page over
+//! where it stands; a list is an index of the static pages, its links open them. Every
 //! page sets `<base>` to the site's root, so one link (`m/…/`, `data/…`) means the same file from
 //! any page, and the site works under any sub-path.
 
@@ -17,8 +18,15 @@ const PAGE_CSS: &str = include_str!("../../style/page.css");
 /// Reports per page of a static list.
 pub const LIST_PAGE: usize = 100;
 
+/// Whether a page starts the app on top of it (`boot.js`, `main.css`): every page but the lists.
+#[derive(Clone, Copy, PartialEq)]
+enum App {
+    OnTop,
+    None,
+}
+
 /// A page's `<head>` and the start of its body: `depth` folders below the site's root.
-fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
+fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) {
     out.lit(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
@@ -28,24 +36,34 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str) {
     }
     // an address with a query asks the app for another view: the page waits hidden for it; the
     // theme the reader chose in the app (`lkpx-theme`, app/src/ui/theme.rs) holds before it starts
+    out.lit("<script>var d=document.documentElement;");
+    if app == App::OnTop {
+        out.lit("if(location.search)d.className='q';");
+    }
     out.lit(
-        "<script>var d=document.documentElement;if(location.search)d.className='q';\
-        try{var t=localStorage.getItem('lkpx-theme');if(t=='light'||t=='dark')d.dataset.theme=t}catch(e){}</script>",
+        "try{var t=localStorage.getItem('lkpx-theme');if(t=='light'||t=='dark')d.dataset.theme=t}catch(e){}</script>",
     );
     put!(out, "<title>{}</title>", title);
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);
     }
     out.lit("<link rel=\"icon\" href=\"data:,\"><style>").lit(PAGE_CSS).lit("</style>");
+    if app == App::OnTop {
+        out.lit("<script type=\"module\" src=\"boot.js\"></script>");
+    }
     out.lit(
-        "<script type=\"module\" src=\"boot.js\"></script></head>\n<body><div id=\"static\">\
+        "</head>\n<body><div id=\"static\">\
         <header class=\"top\" role=\"banner\"><h1><a href=\"./\">LKP Explorer</a></h1>\
         <span class=\"tagline\">Linux kernel test robot performance reports: find one, read it whole, see the job's history</span></header>\n",
     );
 }
 
-fn close(out: &mut Html) {
-    out.lit("</div><link rel=\"stylesheet\" href=\"main.css\"></body></html>\n");
+fn close(out: &mut Html, app: App) {
+    out.lit("</div>");
+    if app == App::OnTop {
+        out.lit("<link rel=\"stylesheet\" href=\"main.css\">");
+    }
+    out.lit("</body></html>\n");
 }
 
 /// Where a report's page holds what it shows of other reports (its record and its commit's): the
@@ -76,7 +94,7 @@ fn history_part(me: &ReportSummary, around: &Around) -> Html {
 }
 
 /// The text between `open` and the first `close` after it in `page`, as a range.
-fn between(page: &str, open: &str, close: &str) -> Option<std::ops::Range<usize>> {
+pub(crate) fn between(page: &str, open: &str, close: &str) -> Option<std::ops::Range<usize>> {
     let from = page.find(open)? + open.len();
     Some(from..from + page[from..].find(close)?)
 }
@@ -169,12 +187,12 @@ pub fn report_page(d: &ReportDoc, around: &Around) -> Html {
     let me = ReportSummary::listed(d);
     let mut out = Html::with_capacity(4096);
     let title = d.subject.clone().unwrap_or_else(|| d.source.clone());
-    open(&mut out, 2, &title, &report::headline_text(&me));
+    open(&mut out, 2, &title, &report::headline_text(&me), App::OnTop);
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &me.testcases, None);
     out.html(&report_article(d, around));
     out.lit("</main>");
-    close(&mut out);
+    close(&mut out, App::OnTop);
     out
 }
 
@@ -187,6 +205,7 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
         0,
         "LKP Explorer",
         "Linux kernel test robot (LKP) performance reports per commit, with stddev bands, commit links and reproduce scripts.",
+        App::OnTop,
     );
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], Some(counts));
@@ -203,24 +222,36 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
         out.html(&report_article(d, around));
     }
     out.lit("</section></div></main>");
-    close(&mut out);
+    close(&mut out, App::OnTop);
     out
 }
 
 /// A page of a list (`list`: its name in `model::paths::list_html`; `n`: `None` the newest page,
 /// else the n-th from the oldest; `reports`: the page's, newest first): the links to the newer
-/// and older pages (`last`: the count of numbered pages).
-pub fn list_page(title: &str, list: &str, n: Option<usize>, last: usize, reports: &[ReportSummary]) -> Html {
+/// and older pages (`last`: the count of numbered pages); a testcase's newest page shows its
+/// `trend` (`trend::of_testcase`) above them.
+pub fn list_page(
+    title: &str,
+    list: &str,
+    n: Option<usize>,
+    last: usize,
+    reports: &[ReportSummary],
+    trend: Option<&Html>,
+) -> Html {
     let mut out = Html::with_capacity(32 * 1024);
     let depth = model::paths::list_html(list, n).matches('/').count();
     let full = match n {
         Some(k) => format!("{title}, page {} of the oldest", k + 1),
         None => format!("{title}, the newest"),
     };
-    open(&mut out, depth, &full, "");
+    open(&mut out, depth, &full, "", App::None);
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], None);
-    put!(out, "<h2>{}</h2><p class=\"pager\">", full);
+    put!(out, "<h2>{}</h2>", full);
+    if let Some(t) = trend {
+        out.html(t);
+    }
+    out.lit("<p class=\"pager\">");
     let newer = match n {
         Some(k) if k + 1 < last => Some(Some(k + 1)),
         Some(_) => Some(None),
@@ -243,7 +274,7 @@ pub fn list_page(title: &str, list: &str, n: Option<usize>, last: usize, reports
         report::list_html(reports, &(0..reports.len()).collect::<Vec<_>>(), None)
     );
     out.lit("</main>");
-    close(&mut out);
+    close(&mut out, App::None);
     out
 }
 
@@ -405,16 +436,16 @@ mod tests {
         assert_eq!(html.matches("data-testid=\"report-item\"").count(), 3);
         assert!(html.contains("href=\"m/m1@x/\""), "{html}");
         assert!(html.contains("data-testid=\"report-page\""), "the newest report pre-rendered");
-        let page = list_page("All reports", "all", Some(1), 3, &list).into_string();
+        let page = list_page("All reports", "all", Some(1), 3, &list, None).into_string();
         assert!(
             page.contains("<base href=\"../../\">")
                 && page.contains("href=\"p/all/2.html\"")
                 && page.contains("href=\"p/all/0.html\""),
             "{page}"
         );
-        let top = list_page("All reports", "all", Some(2), 3, &list).into_string();
+        let top = list_page("All reports", "all", Some(2), 3, &list, None).into_string();
         assert!(top.contains("rel=\"prev\" href=\"p/all/\"") && top.contains("href=\"p/all/1.html\""), "{top}");
-        let newest = list_page("fsmark", "tc/fsmark", None, 0, &list).into_string();
+        let newest = list_page("fsmark", "tc/fsmark", None, 0, &list, None).into_string();
         assert!(
             newest.contains("<base href=\"../../../\">")
                 && !newest.contains("rel=\"prev\"")

@@ -10,11 +10,11 @@ use crate::compare::namespace;
 use crate::html::{link, select, Act, Html};
 use crate::put;
 use crate::state::{ChangesFilter, ChangesSort, Hundredths, SigFilter, SourceFilter, Tab, ViewState};
-use crate::trend::chart::{css, legend, Rgb};
 use crate::views::TrendModel;
 use model::changes::Significance;
 use model::stats::{format_change, format_value};
 use model::{ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
+use render::chart::{css, legend, Rgb};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -637,9 +637,9 @@ mod tests {
     use crate::catalog::Catalog;
     use crate::state::FacetKey;
     use crate::state::ViewState;
-    use crate::trend::chart::tests::series;
     use model::ChangeKind;
     use model::SeriesShard;
+    use render::chart::testing::series;
 
     fn rec(job: u32, metric: &str, head: u32, change: f64, kind: ChangeKind, dir: Direction) -> ChangeRecord {
         ChangeRecord {

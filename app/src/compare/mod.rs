@@ -11,7 +11,7 @@ pub use render::rows::{namespace, namespaces, view, Cell, Row};
 
 /// Commits (positions, ascending) where the job has any value.
 pub fn commits(shard: &JobShard) -> Vec<u32> {
-    crate::trend::chart::commits_with_data(&shard.series.iter().collect::<Vec<_>>())
+    render::chart::commits_with_data(&shard.series.iter().collect::<Vec<_>>())
 }
 
 /// Index of the observation of commit `c`: prefer one from report `report`, then one whose
@@ -71,7 +71,7 @@ pub fn rows(shard: &JobShard, base: u32, head: u32, weight: impl Fn(&str) -> i8)
 mod tests {
     use super::*;
     use crate::state::SortKey;
-    use crate::trend::chart::tests::series;
+    use render::chart::testing::series;
 
     fn shard() -> JobShard {
         let mut write = series(0, &[(0, Some(10702.0), None, None), (1, Some(11259.0), Some(2.0), Some(5.2))]);

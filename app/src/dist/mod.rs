@@ -561,8 +561,8 @@ pub fn apply_control(s: &mut ViewState, name: &str, value: &str) -> bool {
 mod tests {
     use super::*;
     use crate::catalog::tests::sample_index;
-    use crate::trend::chart::tests::series;
     use model::{Points, SectionMeta, SeriesData};
+    use render::chart::testing::series;
 
     #[test]
     fn bins_parse() {

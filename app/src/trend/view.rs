@@ -3,8 +3,6 @@
 //! commit range pickers. All decisions are in `views::trend_model` and `chart`.
 
 use crate::shared::Shared;
-use crate::trend::chart::{css, Geometry, Size};
-use crate::trend::draw;
 use crate::ui::context::{commit_option_label, Cat, Nav};
 use crate::views::{self, TrendModel};
 use crate::web;
@@ -13,6 +11,8 @@ use model::stats::{format_change, format_value};
 use model::ChangeKind;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
+use render::chart::{css, Geometry, Size};
+use render::draw;
 use std::sync::Arc;
 
 /// A trend model ready to draw, or the error that stopped it.
@@ -91,7 +91,7 @@ pub fn Trend() -> impl IntoView {
         let (Some(c), Some(Ok(m))) = (canvas.get(), model.get()) else {
             return;
         };
-        let theme = if dark.0.get() { &crate::trend::chart::DARK } else { &crate::trend::chart::LIGHT };
+        let theme = if dark.0.get() { &render::chart::DARK } else { &render::chart::LIGHT };
         let w = chart.width.get().floor();
         if w < 10.0 {
             return;
@@ -212,7 +212,7 @@ fn track_width(wrapper: NodeRef<leptos::html::Div>, width: RwSignal<f64>) {
 }
 
 /// Draw `m` on the canvas, `w` CSS pixels wide, and record what was drawn in `chart`.
-fn draw_chart(c: web_sys::HtmlCanvasElement, m: &TrendModel, w: f64, theme: &crate::trend::chart::Theme, chart: Chart) {
+fn draw_chart(c: web_sys::HtmlCanvasElement, m: &TrendModel, w: f64, theme: &render::chart::Theme, chart: Chart) {
     let dpr = web::device_pixel_ratio();
     c.set_width((w * dpr).round() as u32);
     c.set_height((HEIGHT * dpr).round() as u32);
@@ -335,7 +335,7 @@ fn chart_export(
     };
     let export_svg = move |_| {
         let Some(Ok(m)) = model.get_untracked() else { return };
-        let theme = if dark.0.get_untracked() { &crate::trend::chart::DARK } else { &crate::trend::chart::LIGHT };
+        let theme = if dark.0.get_untracked() { &render::chart::DARK } else { &render::chart::LIGHT };
         let m = &m.0;
         let svg = draw::svg(&m.data, &m.slot_labels, m.selected_slot, width.get_untracked().floor(), HEIGHT, theme);
         let _ = web::download(&file("svg"), &svg, "image/svg+xml");

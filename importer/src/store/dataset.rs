@@ -79,6 +79,21 @@ pub fn read_catalog_and_rest(dir: &Path, rel: &str) -> Result<(Index, Option<Str
     Ok((cat, rest))
 }
 
+/// The trend chunk a testcase's page draws from (`cat`: its whole catalog): the chunk of
+/// `render::trend::metric_of`.
+pub fn trend_chunk(cat: &Index) -> Option<&str> {
+    let m = render::trend::metric_of(cat)?;
+    cat.metrics.iter().find(|x| x.name == m).and_then(|x| cat.chunks.get(x.chunk as usize)).map(String::as_str)
+}
+
+/// The trend testcase `e`'s page shows, made from its published catalog and that chunk.
+pub fn published_trend(dir: &Path, e: &model::TestcaseEntry) -> Result<Option<render::html::Html>, String> {
+    let cat = read_catalog(dir, &e.catalog)?;
+    let Some(rel) = trend_chunk(&cat) else { return Ok(None) };
+    let chunk: TrendChunk = read(dir, rel)?;
+    Ok(render::trend::of_testcase(&cat, &chunk.series.iter().collect::<Vec<_>>()))
+}
+
 impl Published {
     pub fn open(dir: &Path) -> Result<Published, String> {
         let root: Root = read(dir, paths::INDEX)?;
@@ -209,7 +224,7 @@ pub fn check(dir: &Path) -> Checked {
         }
     }
     if !root.pages.is_empty() {
-        checked += check_pages(dir, &all, &mut problems, &mut seen.files);
+        checked += check_pages(dir, &root, &all, &mut problems, &mut seen.files);
     }
     let mut named = seen.files;
     named.extend(seen.docs);
@@ -222,9 +237,11 @@ pub fn check(dir: &Path) -> Checked {
 }
 
 /// The static pages (every report's, the first screen, the lists) are what `pages` makes of the
-/// documents and the reports list (`all`, newest first): each one read and compared.
+/// documents, the reports list (`all`, newest first) and the testcases' catalogs and trend chunks:
+/// each one read and compared.
 fn check_pages(
     dir: &Path,
+    root: &Root,
     all: &[model::ReportSummary],
     problems: &mut Vec<String>,
     named: &mut BTreeSet<String>,
@@ -232,11 +249,19 @@ fn check_pages(
     use crate::store::pages;
     use rayon::prelude::*;
     let peers = pages::Peers::of(all);
+    let problems_of_trends = std::sync::Mutex::new(Vec::new());
     let doc = |s: &model::ReportSummary| read::<ReportDoc>(dir, &paths::report_doc(&s.id));
     let mut want: Vec<Result<crate::store::File, String>> =
         all.par_iter().map(|s| doc(s).map(|d| pages::report_file(&d, all, &peers))).collect();
     let newest = all.first().and_then(|s| doc(s).ok());
-    want.extend(pages::list_pages(all, model::NEWEST, newest.as_ref(), &peers).into_iter().map(Ok));
+    let trend = |tc: &str| {
+        let e = root.testcases.iter().find(|e| e.name == tc)?;
+        published_trend(dir, e)
+            .inspect_err(|e| problems_of_trends.lock().expect("not poisoned").push(e.clone()))
+            .ok()?
+    };
+    want.extend(pages::list_pages(all, model::NEWEST, newest.as_ref(), &peers, &trend).into_iter().map(Ok));
+    problems.extend(problems_of_trends.into_inner().expect("not poisoned"));
     let found: Vec<Option<String>> = want
         .par_iter()
         .map(|w| {

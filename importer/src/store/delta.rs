@@ -16,6 +16,7 @@ use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, Points, SeriesData, TrendChunk,
 };
 use reader::doc::{CommitInfo, Document, Section};
+use render::html::Html;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -270,7 +271,7 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     let shards = with_old_points(dir, next)?;
     next.changes = build::changes::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
     stages.mark(&format!("{tc}: delta: old points read, changes found"));
-    let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
+    let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new(), trend: None };
     let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
     stages.mark(&format!("{tc}: delta: changes pages"));
     let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
@@ -283,9 +284,10 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
         return not("the metrics with a chunk of their own change");
     }
     job_files(tc, next, shards, known, &mut out);
-    chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
+    let made = chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
     stages.mark(&format!("{tc}: delta: job files and trend chunks"));
     keep_the_rest(dir, &next.cat, &mut out)?;
+    out.trend = trend_after(dir, &next.cat, &made)?;
     let cat = std::mem::take(&mut next.cat);
     pack::catalog_files(tc, cat, &own, &mut out);
     stages.mark(&format!("{tc}: delta: the rest kept, the catalog"));
@@ -390,8 +392,24 @@ fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, kno
     }
 }
 
+/// The trend of the testcase's page (`render::trend::of_testcase`): its metric's chunk as
+/// `chunk_files` made it (`made`, by path), or as it was.
+fn trend_after(dir: &Path, cat: &Index, made: &BTreeMap<String, TrendChunk>) -> Result<Option<Html>, Skip> {
+    let Some(rel) = crate::store::dataset::trend_chunk(cat) else { return Ok(None) };
+    let old: TrendChunk;
+    let chunk = match made.get(rel) {
+        Some(c) => c,
+        None => {
+            old = read_old(dir, rel)?;
+            &old
+        }
+    };
+    Ok(render::trend::of_testcase(cat, &chunk.series.iter().collect::<Vec<_>>()))
+}
+
 /// The trend chunks the new series fall in: the old chunk with the new series (and their
-/// detected steps) in place of the old, or a new chunk; every metric's chunk position.
+/// detected steps) in place of the old, or a new chunk; every metric's chunk position. Returns
+/// the chunks made, by path.
 #[allow(clippy::too_many_arguments)]
 fn chunk_files(
     dir: &Path,
@@ -402,7 +420,7 @@ fn chunk_files(
     own: &BTreeMap<String, u32>,
     known: &Known,
     out: &mut Packed,
-) -> Result<(), Skip> {
+) -> Result<BTreeMap<String, TrendChunk>, Skip> {
     use rayon::prelude::*;
     let key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
     let mut path_of: BTreeMap<u32, String> =
@@ -445,13 +463,13 @@ fn chunk_files(
     let (keys, chunks): (Vec<u32>, Vec<TrendChunk>) =
         made.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
     let named = pack::named(&chunks, known, &|h| paths::trend_chunk(tc, h), out);
-    path_of.extend(keys.into_iter().zip(named));
+    path_of.extend(keys.into_iter().zip(named.iter().cloned()));
     let pos: BTreeMap<u32, u32> = path_of.keys().enumerate().map(|(i, k)| (*k, i as u32)).collect();
     next.cat.chunks = path_of.into_values().collect();
     for m in &mut next.cat.metrics {
         m.chunk = pos[&key(&m.name)];
     }
-    Ok(())
+    Ok(named.into_iter().zip(chunks).collect())
 }
 
 /// The old files the new catalog still names, kept as they are.
@@ -717,7 +735,7 @@ mod tests {
             changes: new.iter().flat_map(|(_, r)| r.clone()).collect(),
             old_jobs: old.jobs.len(),
         };
-        let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new() };
+        let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new(), trend: None };
         match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
             Ok(_) => {}
             Err(Skip::Not(why) | Skip::Merge(why) | Skip::Damaged(why)) => return Err(why),

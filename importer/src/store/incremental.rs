@@ -9,10 +9,11 @@ use crate::build::options::Options;
 use crate::build::{build_testcases_each, split_by_testcase, testcases_of};
 use crate::store::dataset::read;
 use crate::store::pack;
-use crate::store::publish::{Publisher, Sweep, Written};
+use crate::store::publish::{Built, Publisher, Sweep, Written};
 use model::{paths, ReportDoc, Root};
 use reader::doc::Document;
 use reader::docfile::from_doc;
+use render::html::Html;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -145,8 +146,8 @@ pub fn add(dir: &Path, new: Vec<Document>, opts: &Options) -> Result<Added, Stri
 
 /// The testcases an import rebuilt or added to, and their reports.
 struct Touched {
-    /// Root entries of the testcases touched.
-    entries: Vec<model::TestcaseEntry>,
+    /// Root entries of the testcases touched, and the trends of their pages.
+    entries: Vec<Built>,
     testcases: BTreeSet<String>,
     /// Every report of the touched ones (old and new), and the ids of those unchanged on disk.
     reports: Vec<ReportDoc>,
@@ -294,7 +295,7 @@ fn rebuild_only(
     new: &[Document],
     opts: &Options,
     publisher: &Publisher,
-) -> Result<(Vec<model::TestcaseEntry>, Vec<String>), String> {
+) -> Result<(Vec<Built>, Vec<String>), String> {
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
     let mut l = Loaded::default();
     for tc in tcs {
@@ -310,13 +311,13 @@ fn rebuild_only(
 }
 
 /// Build each testcase from its documents, pack it and hand its files to `publisher`; returns
-/// their root entries.
+/// their root entries and trends.
 fn build_and_publish(
     dir: &Path,
     by_tc: BTreeMap<String, Vec<Document>>,
     opts: &Options,
     publisher: &Publisher,
-) -> Result<Vec<model::TestcaseEntry>, String> {
+) -> Result<Vec<Built>, String> {
     let built = build_testcases_each(by_tc, opts, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
     built.into_iter().collect::<std::io::Result<Vec<_>>>().map_err(|e| format!("writing {}: {e}", dir.display()))
 }
@@ -400,6 +401,19 @@ fn old_terms(
     Ok((terms, files))
 }
 
+/// The trend of the page of testcase `tc`, which the import did not rebuild: as its page shows it,
+/// else (no page, or none there) made from its published catalog.
+fn kept_trend(dir: &Path, root: &Root, tc: &str, page: &dyn Fn(&str) -> Option<String>) -> Option<Html> {
+    let shown = page(&paths::list_html(&paths::testcase_list(tc), None)).and_then(|p| render::trend::of_page(&p));
+    shown.or_else(|| {
+        let e = root.testcases.iter().find(|e| e.name == tc)?;
+        crate::store::dataset::published_trend(dir, e)
+            .inspect_err(|e| eprintln!("lkpx: warning: {e}: the page of {tc} shows no trend"))
+            .ok()
+            .flatten()
+    })
+}
+
 /// Add `new` documents and, when given, replace the archives' state (else the dataset keeps its own).
 pub fn add_with_state(
     dir: &Path,
@@ -414,7 +428,7 @@ pub fn add_with_state(
     let (new, dups_new) = dedup_documents(new);
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let publisher = Publisher::new(dir).map_err(writing)?;
-    let t = match from_published(dir, &root, &new, opts, &publisher)? {
+    let mut t = match from_published(dir, &root, &new, opts, &publisher)? {
         Some(t) => t,
         None => rebuilt(dir, &root, new, opts, &publisher)?,
     };
@@ -422,7 +436,10 @@ pub fn add_with_state(
     let ids: BTreeSet<&str> = t.reports.iter().map(|r| r.id.as_str()).collect();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|e| !t.testcases.contains(&e.name)).cloned().collect();
-    entries.extend(t.entries);
+    let built = std::mem::take(&mut t.entries);
+    let trends: BTreeMap<String, Html> =
+        built.iter().filter_map(|b| Some((b.entry.name.clone(), b.trend.clone()?))).collect();
+    entries.extend(built.into_iter().map(|b| b.entry));
     let mut files: Vec<pack::File> = Vec::new();
     files.extend(t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(pack::report_file));
     files.extend(pack::script_files(&t.scripts));
@@ -441,7 +458,11 @@ pub fn add_with_state(
         t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(|r| r.id.as_str()).collect();
     let read_doc = |id: &str| read::<ReportDoc>(dir, &paths::report_doc(id));
     let read_page = |path: &str| std::fs::read_to_string(dir.join(path)).ok();
-    let kept = crate::store::pages::Kept { doc: &read_doc, page: &read_page };
+    let trend = |tc: &str| match t.testcases.contains(tc) {
+        true => trends.get(tc).cloned(),
+        false => kept_trend(dir, &root, tc, &read_page),
+    };
+    let kept = crate::store::pages::Kept { doc: &read_doc, page: &read_page, trend: &trend };
     let (page_files, pages_gone) = crate::store::pages::incremental_files(&all, &t.reports, &changed, &before, &kept);
     files.extend(page_files);
     stages.mark("into: the reports' pages");

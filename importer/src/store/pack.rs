@@ -79,6 +79,8 @@ pub struct Packed {
     pub files: Vec<File>,
     /// Path and size of each value file already there, kept as it is.
     pub kept: Vec<(String, u64)>,
+    /// The trend its page shows (`render::trend::of_testcase`).
+    pub trend: Option<render::html::Html>,
 }
 
 /// Values as files, in parallel: each named `path` of its fingerprint (`known::print`), and
@@ -122,7 +124,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
     let tc = &name;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
-    let mut out = Packed { entry: TestcaseEntry::default(), files: Vec::new(), kept: Vec::new() };
+    let mut out = Packed { entry: TestcaseEntry::default(), files: Vec::new(), kept: Vec::new(), trend: None };
     let n = chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
@@ -141,6 +143,8 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
         cat.jobs[j as usize].shard = path;
     }
     stages.mark(&format!("{tc}: pack: job files"));
+    out.trend = render::trend::of_testcase(&cat, &shards.iter().flat_map(|s| &s.series).collect::<Vec<_>>());
+    stages.mark(&format!("{tc}: pack: the trend of its page"));
     // then the same series moved into the trend chunks without their runs (the trend draws means
     // and bands): only the non-empty hash buckets, in bucket order, then the own chunks
     let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
@@ -541,8 +545,11 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     let none = Known::none();
     let per_tc: Vec<Packed> = data.testcases.into_par_iter().map(|t| testcase_files(t, &none)).collect();
     let mut files: Vec<File> = Vec::new();
-    let mut entries = Vec::new();
+    let (mut entries, mut trends) = (Vec::new(), BTreeMap::new());
     for p in per_tc {
+        if let Some(t) = p.trend {
+            trends.insert(p.entry.name.clone(), t);
+        }
         entries.push(p.entry);
         files.extend(p.files);
     }
@@ -552,18 +559,20 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     let docs: Vec<&ReportDoc> = data.reports.iter().collect();
     files.extend(crate::store::pages::report_files(&docs, &all, &peers));
     let newest = all.first().and_then(|s| data.reports.iter().find(|d| d.id == s.id));
-    let lists = Lists { newest, reports: data.reports.len(), terms: Terms::of(&data.reports) };
+    let lists = Lists { newest, reports: data.reports.len(), terms: Terms::of(&data.reports), trends };
     let (rest, root) = list_files(entries, lists, &data.scripts, all, &peers);
     files.extend(rest);
     (files, root)
 }
 
 /// What the lists are made of besides the summaries: the newest report's document (the first
-/// screen shows it), how many reports, and their terms (the search index).
+/// screen shows it), how many reports, their terms (the search index) and each testcase's trend
+/// (its page shows it), by name.
 pub struct Lists<'a> {
     pub newest: Option<&'a ReportDoc>,
     pub reports: usize,
     pub terms: Terms,
+    pub trends: BTreeMap<String, render::html::Html>,
 }
 
 /// The files of a full build besides the testcases', the report documents and their pages
@@ -578,7 +587,8 @@ pub fn list_files(
     peers: &crate::store::pages::Peers,
 ) -> (Vec<File>, Root) {
     let mut files = script_files(scripts);
-    files.extend(crate::store::pages::list_pages(&all, NEWEST, lists.newest, peers));
+    let trends = |tc: &str| lists.trends.get(tc).cloned();
+    files.extend(crate::store::pages::list_pages(&all, NEWEST, lists.newest, peers, &trends));
     let (root, pages) = root(entries, lists.reports, all, lists.terms);
     files.extend(pages);
     (files, root)

@@ -6,6 +6,7 @@
 
 use crate::store::File;
 use model::{paths, ReportDoc, ReportSummary};
+use render::html::Html;
 use render::page::{self, Around, Counts, LIST_PAGE};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -131,8 +132,8 @@ pub fn report_files(docs: &[&ReportDoc], all: &[ReportSummary], peers: &Peers) -
 }
 
 /// The pages of one list (`reports` newest first): full pages of `LIST_PAGE` numbered from the
-/// oldest, and the newest (1 to `LIST_PAGE` reports) as the list's `index.html`.
-fn list_files(title: &str, list: &str, reports: &[&ReportSummary]) -> Vec<File> {
+/// oldest, and the newest (1 to `LIST_PAGE` reports) as the list's `index.html`, with `trend`.
+fn list_files(title: &str, list: &str, reports: &[&ReportSummary], trend: Option<&Html>) -> Vec<File> {
     if reports.is_empty() {
         return Vec::new();
     }
@@ -141,17 +142,26 @@ fn list_files(title: &str, list: &str, reports: &[&ReportSummary]) -> Vec<File> 
     let newest_first = |k: std::ops::Range<usize>| oldest[k].iter().rev().cloned().collect::<Vec<_>>();
     let mut out = Vec::with_capacity(full + 1);
     for k in 0..full {
-        let html = page::list_page(title, list, Some(k), full, &newest_first(k * LIST_PAGE..(k + 1) * LIST_PAGE));
+        let html = page::list_page(title, list, Some(k), full, &newest_first(k * LIST_PAGE..(k + 1) * LIST_PAGE), None);
         out.push((paths::list_html(list, Some(k)), html.into_string().into_bytes()));
     }
-    let html = page::list_page(title, list, None, full, &newest_first(full * LIST_PAGE..oldest.len()));
+    let html = page::list_page(title, list, None, full, &newest_first(full * LIST_PAGE..oldest.len()), trend);
     out.push((paths::list_html(list, None), html.into_string().into_bytes()));
     out
 }
 
+/// Each testcase's trend figure for its page, by the testcase's name (`render::trend::of_testcase`).
+pub type Trends<'a> = &'a (dyn Fn(&str) -> Option<Html> + Sync);
+
 /// The first screen (the root's `newest`, the newest report `open` with its job's others) and
-/// every list: of all reports and per testcase (`all` newest first).
-pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>, peers: &Peers) -> Vec<File> {
+/// every list: of all reports and per testcase (`all` newest first), a testcase's with its trend.
+pub fn list_pages(
+    all: &[ReportSummary],
+    newest: usize,
+    open: Option<&ReportDoc>,
+    peers: &Peers,
+    trends: Trends,
+) -> Vec<File> {
     let mut per_tc: BTreeMap<&str, Vec<&ReportSummary>> = BTreeMap::new();
     for r in all {
         let mut tcs: Vec<&str> = r.testcases.iter().map(String::as_str).collect();
@@ -161,9 +171,9 @@ pub fn list_pages(all: &[ReportSummary], newest: usize, open: Option<&ReportDoc>
         }
     }
     let counts = Counts { all: all.len(), testcases: per_tc.iter().map(|(t, v)| (t.to_string(), v.len())).collect() };
-    let mut out = list_files("All reports", "all", &all.iter().collect::<Vec<_>>());
+    let mut out = list_files("All reports", "all", &all.iter().collect::<Vec<_>>(), None);
     for (tc, reports) in &per_tc {
-        out.extend(list_files(tc, &paths::testcase_list(tc), reports));
+        out.extend(list_files(tc, &paths::testcase_list(tc), reports, trends(tc).as_ref()));
     }
     let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d))));
     let first = page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, a)| (*d, a)), &counts);
@@ -177,10 +187,11 @@ fn page_path(s: &ReportSummary) -> String {
 }
 
 /// How an incremental import reads what it keeps: a report's document by its id, the text of a
-/// page by its path.
+/// page by its path, the trend of a testcase's page by its name.
 pub struct Kept<'a> {
     pub doc: &'a (dyn Fn(&str) -> Result<ReportDoc, String> + Sync),
     pub page: &'a (dyn Fn(&str) -> Option<String> + Sync),
+    pub trend: Trends<'a>,
 }
 
 /// What an incremental import rewrites of the pages (`all`: every summary after it, newest
@@ -222,7 +233,7 @@ pub fn incremental_files(
     };
     let mut files: Vec<File> = ids.par_iter().filter_map(page_of).collect();
     let newest = all.first().and_then(|s| doc(&s.id));
-    files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &peers));
+    files.extend(list_pages(all, model::NEWEST, newest.as_ref(), &peers, kept.trend));
     let kept_pages: BTreeSet<String> = all.iter().map(page_path).collect();
     let gone = before.iter().map(page_path).filter(|p| !kept_pages.contains(p)).collect();
     (files, gone)

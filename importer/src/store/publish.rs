@@ -94,6 +94,12 @@ struct Done {
     keep: BTreeSet<PathBuf>,
 }
 
+/// A testcase written: its root entry and the trend its page shows (`pages::list_pages`).
+pub struct Built {
+    pub entry: model::TestcaseEntry,
+    pub trend: Option<render::html::Html>,
+}
+
 impl Publisher {
     pub fn new(out: &Path) -> std::io::Result<Publisher> {
         std::fs::create_dir_all(out)?;
@@ -104,8 +110,10 @@ impl Publisher {
         self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A packed testcase: its new files written, the ones already there counted and kept.
-    pub fn testcase(&self, p: crate::store::pack::Packed) -> std::io::Result<model::TestcaseEntry> {
+    /// A packed testcase: its new files written, the ones already there counted and kept. Returns
+    /// its root entry and the trend its page shows (`Built`).
+    pub fn testcase(&self, mut p: crate::store::pack::Packed) -> std::io::Result<Built> {
+        let trend = p.trend.take();
         self.write(&p.files)?;
         let mut d = self.done();
         for (rel, len) in p.kept {
@@ -114,7 +122,7 @@ impl Publisher {
             let path = self.out.join(&rel);
             d.keep.insert(path);
         }
-        Ok(p.entry)
+        Ok(Built { entry: p.entry, trend })
     }
 
     /// The value files already in the directory (`Known`), for `pack::testcase_files`.

@@ -264,7 +264,7 @@ pub fn legend<'a>(jobs: &[&'a Job]) -> Legend {
     let mut keys: Vec<String> = vec!["testcase".into(), "machine".into()];
     let mut params: Vec<&String> =
         jobs.iter().flat_map(|j| j.params.keys()).collect::<BTreeSet<_>>().into_iter().collect();
-    model::order::sort_by_key(&mut params, |k| crate::facets::param_rank(k));
+    model::order::sort_by_key(&mut params, |k| model::param_rank(k));
     keys.extend(params.into_iter().cloned());
     let value = |j: &'a Job, k: &str| -> &'a str {
         match k {
@@ -509,10 +509,10 @@ pub fn format_tick(v: f64, step: f64, top: f64) -> String {
     format!("{v:.*}{suffix}", decimals)
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use model::Points;
+/// Series for tests (here and in the app's views): built from `(commit, mean, stddev %, change)`.
+#[doc(hidden)]
+pub mod testing {
+    use model::{Points, SeriesData};
 
     /// A test observation: commit, mean, stddev percent, stated change.
     pub type Pt = (u32, Option<f64>, Option<f64>, Option<f64>);
@@ -534,6 +534,12 @@ pub(crate) mod tests {
             },
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
 
     #[test]
     fn an_unprinted_stddev_of_a_recent_mail_is_at_most_two_percent() {

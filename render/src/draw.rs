@@ -2,7 +2,7 @@
 //! an SVG string in native tests. All positions come from `chart::Geometry`, so what is drawn
 //! and what hit-testing finds are the same points.
 
-use crate::trend::chart::{band_pieces, mark_color, runs, ChartData, Geometry, Rgb, Theme};
+use crate::chart::{band_pieces, mark_color, runs, ChartData, Geometry, Rgb, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -31,7 +31,7 @@ pub fn svg(
     height: f64,
     theme: &Theme,
 ) -> String {
-    let size = crate::trend::chart::Size { width: width.round(), height: height.round(), scale: 1.0 };
+    let size = crate::chart::Size { width: width.round(), height: height.round(), scale: 1.0 };
     let geo = Geometry::layout(data, labels, size);
     let mut out = String::new();
     {
@@ -245,7 +245,7 @@ impl Markers {
 
 /// Observations (indices, ascending) whose change ring is drawn when rings are thinned to one per
 /// `width`-px column: in each column the largest stated change (the later one on a tie).
-fn bucket_marks(geo: &Geometry, obs: &[crate::trend::chart::Obs], width: f64) -> Vec<usize> {
+fn bucket_marks(geo: &Geometry, obs: &[crate::chart::Obs], width: f64) -> Vec<usize> {
     let mut best: std::collections::BTreeMap<i64, (f64, usize)> = std::collections::BTreeMap::new();
     for (i, o) in obs.iter().enumerate() {
         if o.mark.is_none() {
@@ -298,8 +298,8 @@ pub fn line_points(pts: impl Iterator<Item = (i32, i32)>) -> Vec<(i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trend::chart::tests::series;
-    use crate::trend::chart::{build, Size};
+    use crate::chart::testing::series;
+    use crate::chart::{build, Size};
     use model::SeriesData;
 
     fn svg(data: &ChartData, labels: &[String]) -> String {
@@ -308,7 +308,7 @@ mod tests {
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, (640, 320)).into_drawing_area();
-            draw(&root, data, &geo, labels, Some(1), &crate::trend::chart::LIGHT).unwrap();
+            draw(&root, data, &geo, labels, Some(1), &crate::chart::LIGHT).unwrap();
         }
         out
     }
@@ -318,7 +318,7 @@ mod tests {
         let a = series(0, &[(0, Some(10702.0), Some(3.0), None), (1, Some(11259.0), Some(2.0), Some(5.2))]);
         let d = build(&[&a], 1, (None, None), &|_| false);
         let labels = vec!["4df0f7f".to_string(), "19957a1".to_string()];
-        let s = super::svg(&d, &labels, None, 640.0, 320.0, &crate::trend::chart::LIGHT);
+        let s = super::svg(&d, &labels, None, 640.0, 320.0, &crate::chart::LIGHT);
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
         assert!(s.contains("width=\"640\"") && s.contains("height=\"320\""));
         assert!(s.contains("19957a1"), "the x labels are there");
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn an_unprinted_stddev_draws_a_lighter_band() {
-        let pts: Vec<crate::trend::chart::tests::Pt> =
+        let pts: Vec<crate::chart::testing::Pt> =
             vec![(0, Some(100.0), Some(5.0), None), (1, Some(101.0), Some(4.0), None), (2, Some(99.0), None, None)];
         let d = build(&[&series(0, &pts)], 1, (None, None), &|_| true);
         let out = svg(&d, &["a".into(), "b".into(), "c".into()]);
@@ -364,7 +364,7 @@ mod tests {
         let d = build(&[&a], 1, (None, None), &|_| false);
         let labels = ["a".to_string(), "b".to_string()];
         let geo = Geometry::layout(&d, &labels, Size { width: 320.0, height: 160.0, scale: 1.0 });
-        let paint = |theme: &crate::trend::chart::Theme| {
+        let paint = |theme: &crate::chart::Theme| {
             let mut out = String::new();
             {
                 let root = SVGBackend::with_string(&mut out, (320, 160)).into_drawing_area();
@@ -372,7 +372,7 @@ mod tests {
             }
             out.to_uppercase()
         };
-        let (light, dark) = (paint(&crate::trend::chart::LIGHT), paint(&crate::trend::chart::DARK));
+        let (light, dark) = (paint(&crate::chart::LIGHT), paint(&crate::chart::DARK));
         for (svg, bg, grid) in [(&light, "#FFFFFF", "#E4E4E4"), (&dark, "#181A1D", "#34383E")] {
             assert!(svg.contains(&format!("FILL=\"{bg}\"")), "background {bg}");
             assert!(svg.contains(&format!("STROKE=\"{grid}\"")), "grid {grid}");
@@ -390,7 +390,7 @@ mod tests {
     #[test]
     fn dense_charts_thin_markers_but_keep_lone_points() {
         // 400 commits in 640 px: slots 1.5 px apart, every point a stated change.
-        let pts: Vec<crate::trend::chart::tests::Pt> = (0..400)
+        let pts: Vec<crate::chart::testing::Pt> = (0..400)
             .map(|i| (i, Some(100.0 + (i % 7) as f64), Some(3.0), Some(if i == 200 { 40.0 } else { 1.0 })))
             .collect();
         let lone = [(401, Some(50.0), None, None)];
