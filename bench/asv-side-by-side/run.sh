@@ -10,6 +10,8 @@
 #       PUBLISH_TIMEOUT=3600 seconds allowed for `asv publish`
 #       SKIP_BROWSER=1       stop after publish/import; KEEP=1 reuse generated data of this size
 #       BENCH=blogbench.write_score  BENCH2=blogbench.read_score  SWITCH=fs=btrfs
+#       SITES=asv,lkp        the sites measured, interleaved; lkp-svg adds the SVG-first path (the testcase's
+#                            static page p/tc/<testcase>/, its trend an inline SVG; BENCH must be the metric it draws)
 #       SERVER=python        python (python3 -m http.server: one request per connection, no gzip) or nginx
 #                            (Debian's nginx: gzip level 6 for html/css/js/json/wasm, keep-alive, as hosts serve);
 #                            browser results go to browser-$SERVER.json when SERVER is not python
@@ -163,6 +165,12 @@ SITE=$D/lkp-site
 rm -rf "$SITE"; mkdir -p "$SITE"
 for f in "$SRC"/dist/*; do [[ $(basename "$f") == data ]] || cp -a "$f" "$SITE/"; done
 cp -a "$D/lkp-data" "$SITE/data"
+# the imported data's static pages (reports m/, lists p/) at the site's root, as scripts/build-app.sh
+# places the bundled data's (the root page keeps the build's: its preloads of the app)
+for d in m p; do
+  rm -rf "${SITE:?}/$d"
+  if [[ -d $SITE/data/$d ]]; then mv "$SITE/data/$d" "$SITE/$d"; fi
+done
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 P1=$(free_port); P2=$(free_port)
 SERVER=${SERVER:-python}
@@ -222,7 +230,7 @@ PY
 log "browser: $RUNS runs per site, interleaved (asv :$P1, LKP Explorer :$P2)"
 rm -rf "$D/shots"; mkdir -p "$D/shots"
 NODE_PATH=$NODE_DIR/node_modules node "$HERE/measure.js" --asv "http://127.0.0.1:$P1/" --lkp "http://127.0.0.1:$P2/" \
-  --runs "$RUNS" --bench "$BENCH" --bench2 "$BENCH2" --testcase "$TESTCASE" --switch "$SWITCH" \
+  --runs "$RUNS" --bench "$BENCH" --bench2 "$BENCH2" --testcase "$TESTCASE" --switch "$SWITCH" --sites "${SITES:-asv,lkp}" \
   --out "$D/$BJ" --shots "$D/shots" --chromium "$CHROMIUM" --profile-root "$WORK" 2>"$D/${BJ%.json}.log"
 kill $PID1 $PID2 2>/dev/null || true
 # ---------------------------------------------------------------- (6) tables
