@@ -114,11 +114,11 @@ test("JavaScript off: a testcase's page draws its metric's trend as SVG, with th
       drawn += 1;
       const got = await fig.evaluate((f) => ({
         metric: f.dataset.metric, series: Number(f.dataset.series), points: Number(f.dataset.points),
-        circles: f.querySelectorAll('svg circle').length, legend: f.querySelectorAll('.legend li').length,
+        circles: f.querySelectorAll('svg circle').length, legend: f.querySelectorAll('.legend li[title]').length,
         box: f.querySelector('svg').getBoundingClientRect().height,
       }));
       assert.deepEqual([got.metric, got.series, got.points], [want.metric, want.series, want.points], url);
-      assert.equal(got.legend, want.series, `${url}: a legend entry per series`);
+      assert.equal(got.legend, Math.min(want.series, 24), `${url}: a legend entry per series (the first 24)`);
       assert.ok(got.circles >= want.series && got.box > 200, `${url}: the chart is drawn (${got.circles} circles, ${got.box} px high)`);
     }
     assert.ok(drawn >= 20, `${drawn} testcase pages draw a trend`);

@@ -65,7 +65,7 @@ build_debug() {
     "$TARGET_DIR/wasm32-unknown-unknown/debug/app.wasm"
 }
 
-# boot.js, at the site's root under a stable name: starts the app. Every page loads it (the
+# boot.js, at the site's root under a stable name: starts the app. Every page but the lists loads it (the
 # static pages the importer writes name it; they cannot know the app's hash).
 write_boot() {
   local dir="$1"

@@ -14,6 +14,9 @@ use model::{Index, SeriesData};
 pub const WIDTH: f64 = 960.0;
 pub const HEIGHT: f64 = 380.0;
 
+/// Series the page's legend names (in job order); the app's legend names them all.
+pub const LEGEND: usize = 24;
+
 /// Where a testcase's page holds its trend (`of_page`).
 const OPEN: &str = "<!--trend-->";
 const CLOSE: &str = "<!--/trend-->";
@@ -58,7 +61,8 @@ pub fn figure(cat: &Index, metric: &str, series: &[&SeriesData]) -> Option<Html>
     let data = build(&shown, weight, (None, None), &quiet);
     let labels: Vec<String> =
         data.slots.iter().map(|&c| cat.commits.get(c as usize).map_or("", |c| c.short()).to_string()).collect();
-    let svg = crate::draw::svg(&data, &labels, None, WIDTH, HEIGHT, &LIGHT);
+    // (an opacity of 1 is the default: said 5,000 times in a large chart)
+    let svg = crate::draw::svg(&data, &labels, None, WIDTH, HEIGHT, &LIGHT).replace(" opacity=\"1\"", "");
     let jobs: Vec<&model::Job> = shown.iter().map(|s| cat.jobs.get(s.job as usize)).collect::<Option<_>>()?;
     let names = legend(&jobs);
     let mut out = Html::with_capacity(svg.len() + 256 * shown.len());
@@ -80,8 +84,11 @@ pub fn figure(cat: &Index, metric: &str, series: &[&SeriesData]) -> Option<Html>
     );
     out.html(&Html::made(svg));
     out.lit("</div><ul class=\"legend\">");
-    for ((s, label), job) in data.series.iter().zip(&names.labels).zip(&jobs) {
+    for ((s, label), job) in data.series.iter().zip(&names.labels).zip(&jobs).take(LEGEND) {
         put!(out, "<li title=\"{}\"><i style=\"background:{}\"></i>{}</li>", job.id, css(s.color), label);
+    }
+    if let Some(more) = shown.len().checked_sub(LEGEND).filter(|&n| n > 0) {
+        put!(out, "<li>and {} more series (explore this trend)</li>", more);
     }
     out.lit("</ul>");
     if !names.common.is_empty() {
@@ -148,6 +155,28 @@ mod tests {
         let (first, second) = (fig.find("title=\"j-lkp-a\"").unwrap(), fig.find("title=\"j-lkp-b\"").unwrap());
         assert!(first < second && fig.contains("#1f77b4") && fig.contains("#ff7f0e"), "{fig}");
         assert_eq!(of_testcase(&catalog(&["fsmark.app_overhead"]), &[&empty]), None, "no value, no chart");
+    }
+
+    /// A testcase of many jobs: every series drawn, the legend names the first `LEGEND` and counts
+    /// the others.
+    #[test]
+    fn the_legend_names_the_first_series_and_counts_the_others() {
+        let mut cat = catalog(&[]);
+        cat.jobs = (0..30)
+            .map(|i| Job {
+                id: format!("j{i}"),
+                testcase: "fsmark".into(),
+                machine: format!("m{i}"),
+                ..Default::default()
+            })
+            .collect();
+        let all: Vec<SeriesData> = (0..30)
+            .map(|j| named(series(j, &[(0, Some(1.0 + j as f64), None, None)]), "fsmark.files_per_sec"))
+            .collect();
+        let fig = of_testcase(&cat, &all.iter().collect::<Vec<_>>()).unwrap().into_string();
+        assert!(fig.contains("data-series=\"30\" data-points=\"30\""), "{fig}");
+        assert_eq!(fig.matches("<li title=").count(), LEGEND);
+        assert!(fig.contains("<li>and 6 more series (explore this trend)</li>"), "{fig}");
     }
 
     /// A page written with a figure gives it back as it was (what `--into` keeps of a testcase it

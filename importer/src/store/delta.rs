@@ -286,8 +286,9 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     job_files(tc, next, shards, known, &mut out);
     let made = chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
     stages.mark(&format!("{tc}: delta: job files and trend chunks"));
-    keep_the_rest(dir, &next.cat, &mut out)?;
     out.trend = trend_after(dir, &next.cat, &made)?;
+    stages.mark(&format!("{tc}: delta: the trend of its page"));
+    keep_the_rest(dir, &next.cat, &mut out)?;
     let cat = std::mem::take(&mut next.cat);
     pack::catalog_files(tc, cat, &own, &mut out);
     stages.mark(&format!("{tc}: delta: the rest kept, the catalog"));
