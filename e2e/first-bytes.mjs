@@ -17,14 +17,18 @@ let m = decodeMetrics(cat.metrics).find((x) => x.name === h.metric);
 let chunks = cat.chunks;
 if (!m) {
   const rest = read(cat.rest);
-  rows.push(f(cat.rest));
-  m = decodeMetrics(rest.metrics).find((x) => x.name === h.metric);
+  const names = read(cat.names);
+  rows.push(f(cat.rest), f(cat.names));
+  m = decodeMetrics(names.metrics).find((x) => x.name === h.metric);
   chunks = rest.chunks;
 }
 rows.push(f(chunks[m.chunk ?? 0]));
 for (const r of rows) console.log(r.join('\t'));
 console.log('total', rows.reduce((a, r) => a + r[1], 0), rows.reduce((a, r) => a + r[2], 0));
 const size = (rel) => fs.statSync(path.join(dir, rel)).size;
-let max = 0, maxRest = 0;
-for (const x of root.testcases) { max = Math.max(max, size(x.catalog)); maxRest = Math.max(maxRest, size(read(x.catalog).rest)); }
-console.log('largest catalog', max, 'largest rest', maxRest);
+let max = 0, maxRest = 0, maxNames = 0;
+for (const x of root.testcases) {
+  const c = read(x.catalog);
+  max = Math.max(max, size(x.catalog)); maxRest = Math.max(maxRest, size(c.rest)); maxNames = Math.max(maxNames, size(c.names));
+}
+console.log('largest catalog', max, 'largest rest', maxRest, 'largest names', maxNames);

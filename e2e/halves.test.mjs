@@ -1,6 +1,6 @@
-// End-to-end tests of a catalog's two halves (`Index::rest`): a trend permalink draws its chart from
-// what the first chart needs (root, the catalog's first half, the metric's chunk) and fetches the rest
-// (every report and metric name) after it; a view that needs more loads the rest first; a missing rest
+// End-to-end tests of a catalog's halves (`Index::rest`, `Index::names`): a trend permalink draws its
+// chart from what the first chart needs (root, the catalog's first half, the metric's chunk) and fetches
+// the rest and names (every report and metric name) after it; a view that needs more loads the rest first; a missing rest
 // gives a message naming it.
 
 import { test, after } from 'node:test';
@@ -64,7 +64,7 @@ test('a trend permalink is drawn from the first half of its catalog; the rest fo
     const vmstat = index.catalogs.blogbench.metrics.filter((m) => m.name.includes('vmstat'));
     assert.ok(vmstat.length > 0);
     assert.deepEqual([...offered].sort(), vmstat.map((m) => m.name).sort());
-    assert.ok(!decodeMetrics(first.metrics).some((m) => m.name.includes('vmstat')), 'vmstat metrics are in the rest only');
+    assert.ok(!decodeMetrics(first.metrics).some((m) => m.name.includes('vmstat')), 'vmstat metrics are in the names only');
     assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
   } finally {
     await browser.close();
@@ -123,11 +123,11 @@ test('views of no testcase fetch only the catalogs they show: the trend and comp
     // the trend of nothing: the newest report's headline, from its testcase's catalog alone
     const tc = index.root.newest[0].testcases[0];
     const own = index.root.testcases.find((t) => t.name === tc);
-    const ownRest = readJson(path.join(DIST, 'data', own.catalog)).rest;
+    const ownSpine = readJson(path.join(DIST, 'data', own.catalog));
     await page.goto(`${srv.url}?view=trend`);
     await page.waitForFunction(chartReady);
     assert.equal(new URL(page.url()).searchParams.get('testcase'), tc);
-    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownRest}`].sort());
+    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownSpine.rest}`, `/data/${ownSpine.names}`].sort());
     assert.ok(index.root.testcases.length > 10, 'the other testcases were there to fetch');
     // the compare of nothing: the newest headline's job, base against head, from the same catalog
     srv.requests.length = 0;
@@ -136,7 +136,7 @@ test('views of no testcase fetch only the catalogs they show: the trend and comp
     const q = new URL(page.url()).searchParams;
     assert.equal(q.get('testcase'), tc);
     assert.ok(q.get('job'), page.url());
-    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownRest}`].sort());
+    assert.deepEqual(catalogs().sort(), [`/data/${own.catalog}`, `/data/${ownSpine.rest}`, `/data/${ownSpine.names}`].sort());
     // Changes of no testcase (the root's newest headlines), opened cold and from the Reports tab: no catalog
     srv.requests.length = 0;
     await page.goto(`${srv.url}?view=changes`);

@@ -1,5 +1,5 @@
 //! Where the page's time goes when it opens a testcase, natively: each catalog half parsed as the
-//! page parses it (`data::parse_json`), its rest merged in, the catalogs merged under the root
+//! page parses it (`data::parse_json`), its rest and names merged in, the catalogs merged under the root
 //! (`model::assemble::merge`) and made the page's lookups (`Catalog::assembled`). A published
 //! dataset of realistic size: `lkpx synth --mails 10000` imported with `lkpx import`.
 //!
@@ -33,8 +33,10 @@ fn main() -> Result<(), String> {
         let mut cat: model::Index = parse_json(&t.catalog, &first_text)?;
         let first = start.elapsed();
         let rest_path = cat.rest.clone().ok_or(format!("{}: no rest", t.catalog))?;
-        let (rest_text, start) = (read(dir, &rest_path)?, Instant::now());
-        cat.complete(parse_json(&rest_path, &rest_text)?)?;
+        let names_path = cat.names.clone().ok_or(format!("{}: no metric names", t.catalog))?;
+        let (rest_text, names_text) = (read(dir, &rest_path)?, read(dir, &names_path)?);
+        let start = Instant::now();
+        cat.complete(parse_json(&rest_path, &rest_text)?, parse_json(&names_path, &names_text)?)?;
         let rest = start.elapsed();
         let start = Instant::now();
         let merged = model::assemble::merge(&root, &[(t.catalog.clone(), cat)])?;
@@ -43,11 +45,12 @@ fn main() -> Result<(), String> {
         let c = Catalog::assembled(root.clone(), merged);
         let lookups = start.elapsed();
         println!(
-            "{name}: {} reports, {} metrics; parse first half {first:.1?} ({} B), rest {rest:.1?} ({} B); merge {merge:.1?}; lookups {lookups:.1?}",
+            "{name}: {} reports, {} metrics; parse first half {first:.1?} ({} B), rest and names {rest:.1?} ({} + {} B); merge {merge:.1?}; lookups {lookups:.1?}",
             c.index.reports.len(),
             c.index.metrics.len(),
             first_text.len(),
             rest_text.len(),
+            names_text.len(),
         );
     }
     Ok(())

@@ -582,6 +582,8 @@ pub(crate) mod tests {
             change_count: 0,
             change_buckets: vec![],
             rest: None,
+            names: None,
+            chunk_keys: vec![],
             quiet: vec![],
         }
     }

@@ -193,8 +193,9 @@ fn the_metrics_first_charts_show_have_trend_chunks_of_their_own() {
 }
 
 /// Choosing a testcase fetches what its first chart needs: the catalog holds no report and only
-/// the first charts' metrics (with their chunks); its rest, fetched when a view needs it, makes it
-/// whole. A catalog whose half does not match its rest is named by `lkpx check`.
+/// the first charts' metrics (with their chunks); its rest (reports, chunks) and its names (every
+/// metric), fetched when a view needs them, make it whole, and the rest alone finds every metric's
+/// chunk by its bucket. A catalog whose half does not match its rest is named by `lkpx check`.
 #[test]
 fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
     let out = tmpdir("halves");
@@ -207,14 +208,17 @@ fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
         assert!(spine.reports.is_empty(), "{}: reports in the catalog", t.name);
         let rest_rel = spine.rest.clone().expect("a catalog names its rest");
         let rest: model::Index = serde_json::from_slice(&read(&rest_rel)).unwrap();
+        let names_rel = spine.names.clone().expect("a catalog names its metric names");
+        let names: model::Index = serde_json::from_slice(&read(&names_rel)).unwrap();
         assert_eq!(rest.reports.len(), t.reports, "{}", t.name);
+        assert!(rest.metrics.is_empty() && names.reports.is_empty(), "{}: names apart from reports", t.name);
         assert!(spine.metrics.len() <= importer::store::pack::OWN_CHUNKS, "{}", t.name);
-        assert!(spine.metrics.len() < rest.metrics.len(), "{}: the catalog lists every metric", t.name);
+        assert!(spine.metrics.len() < names.metrics.len(), "{}: the catalog lists every metric", t.name);
         for h in &t.headline_metrics {
             assert!(spine.metrics.iter().any(|m| &m.name == h), "{}: headline metric {h} not in the catalog", t.name);
         }
         for m in &spine.metrics {
-            let r = rest.metrics.iter().find(|r| r.name == m.name).expect("a catalog metric is in the rest");
+            let r = names.metrics.iter().find(|r| r.name == m.name).expect("a catalog metric is in the names");
             assert_eq!(spine.chunks[m.chunk as usize], rest.chunks[r.chunk as usize], "{}: {}", t.name, m.name);
             assert_eq!((m.direction, m.kpi, m.series), (r.direction, r.kpi, r.series), "{}", m.name);
         }
@@ -222,9 +226,16 @@ fn a_catalog_is_what_the_first_chart_needs_and_its_rest_makes_it_whole() {
             assert_eq!(spine.is_quiet(i as u32), r.omits_small_stddev(), "{}: report {i}", t.name);
             quiet += r.omits_small_stddev() as usize;
         }
+        // the rest alone: every metric's chunk found by its bucket, as the names place it
+        let mut with_rest = spine.clone();
+        with_rest.with_rest(rest.clone()).unwrap();
+        let part = model::assemble::Part::identity(&t.catalog, &with_rest);
+        for m in &names.metrics {
+            assert_eq!(part.chunk_of(&m.name), Some(rest.chunks[m.chunk as usize].as_str()), "{}: {}", t.name, m.name);
+        }
         let mut whole = spine.clone();
-        whole.complete(rest.clone()).unwrap();
-        assert_eq!((whole.reports, whole.metrics, whole.chunks), (rest.reports, rest.metrics, rest.chunks));
+        whole.complete(rest.clone(), names.clone()).unwrap();
+        assert_eq!((whole.reports, whole.metrics, whole.chunks), (rest.reports, names.metrics, rest.chunks));
     }
     assert!(quiet > 0, "some fixture mails are of 2017-08 or later");
     // a catalog whose quiet reports are not its rest's

@@ -22,6 +22,10 @@ pub struct Part {
     pub chunks: Vec<String>,
     pub changes: Vec<String>,
     metric_chunk: HashMap<String, u32>,
+    /// Each chunk's key and the count of hash buckets (`Index::chunk_keys`): a metric the loaded
+    /// catalog does not list (its names not loaded) found by its name's bucket.
+    chunk_keys: Vec<u32>,
+    buckets: u32,
     commits: Vec<u32>,
     jobs: Vec<u32>,
     reports: Vec<u32>,
@@ -43,6 +47,8 @@ impl Part {
             chunks: c.chunks.clone(),
             changes: c.changes.clone(),
             metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
+            chunk_keys: c.chunk_keys.clone(),
+            buckets: crate::paths::chunk_count(c.totals.points),
             commits: n(c.commits.len()),
             jobs: n(c.jobs.len()),
             reports: n(c.report_count()),
@@ -50,9 +56,15 @@ impl Part {
         }
     }
 
-    /// The chunk file holding `metric`, if the testcase measured it.
+    /// The chunk file holding `metric`, if the testcase measured it (a metric of a catalog whose
+    /// names are not loaded: the chunk of its bucket, which holds it if the testcase measured it).
     pub fn chunk_of(&self, metric: &str) -> Option<&str> {
-        self.metric_chunk.get(metric).and_then(|&c| self.chunks.get(c as usize)).map(String::as_str)
+        let by_bucket = || {
+            let key = crate::paths::chunk_of(metric, self.buckets);
+            self.chunk_keys.binary_search(&key).ok().map(|c| c as u32)
+        };
+        let c = self.metric_chunk.get(metric).copied().or_else(by_bucket)?;
+        self.chunks.get(c as usize).map(String::as_str)
     }
 
     /// A series in merged positions; every column checked.
@@ -208,6 +220,8 @@ fn add_catalog(
         chunks: c.chunks.clone(),
         changes: c.changes.clone(),
         metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
+        chunk_keys: c.chunk_keys.clone(),
+        buckets: crate::paths::chunk_count(c.totals.points),
         commits: c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect(),
         jobs: (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect(),
         reports,
@@ -326,7 +340,8 @@ mod tests {
     use super::*;
     use crate::{Headline, Job, MetricInfo, ReportMeta, SectionMeta, SourceKind, Totals};
 
-    /// A whole catalog: a quiet mail and a result root, two metrics in two chunks.
+    /// A whole catalog: a quiet mail and a result root, two metrics in two chunks (`x.y` in its
+    /// hash bucket, the only one; `t.m`, the first chart's, in a chunk of its own after it).
     fn whole() -> Index {
         let section = |c: u32| SectionMeta { job: Some(0), commits: vec![c], ..Default::default() };
         let report = |id: &str, kind, time, c| ReportMeta {
@@ -349,8 +364,8 @@ mod tests {
             ],
             jobs: vec![Job { id: "j".into(), testcase: "t".into(), ..Default::default() }],
             metrics: vec![
-                MetricInfo { name: "t.m".into(), direction: 1, kpi: true, chunk: 0, series: 1, ..Default::default() },
-                MetricInfo { name: "x.y".into(), chunk: 1, series: 1, ..Default::default() },
+                MetricInfo { name: "t.m".into(), direction: 1, kpi: true, chunk: 1, series: 1, ..Default::default() },
+                MetricInfo { name: "x.y".into(), chunk: 0, series: 1, ..Default::default() },
             ],
             testcases: vec![TestcaseInfo { name: "t".into(), ..Default::default() }],
             headlines: vec![Headline {
@@ -363,29 +378,34 @@ mod tests {
             }],
             totals: Totals { reports: 2, jobs: 1, ..Default::default() },
             chunks: vec!["s/t/a.json".into(), "s/t/b.json".into()],
+            chunk_keys: vec![0, 1],
             ..Default::default()
         }
     }
 
-    /// Its first half, as the importer publishes it, and its rest.
-    fn halves() -> (Index, Index) {
+    /// Its first half, as the importer publishes it, its rest and its names.
+    fn halves() -> (Index, Index, Index) {
         let w = whole();
         let rest = Index {
             schema: w.schema,
             reports: w.reports.clone(),
-            metrics: w.metrics.clone(),
             chunks: w.chunks.clone(),
+            chunk_keys: w.chunk_keys.clone(),
+            metrics: vec![],
             ..Default::default()
         };
+        let names = Index { schema: w.schema, metrics: w.metrics.clone(), ..Default::default() };
         let first = Index {
             reports: vec![],
-            metrics: vec![w.metrics[0].clone()],
-            chunks: vec![w.chunks[0].clone()],
+            metrics: vec![MetricInfo { chunk: 0, ..w.metrics[0].clone() }],
+            chunks: vec![w.chunks[1].clone()],
+            chunk_keys: vec![],
             rest: Some("t/t/0123.json".into()),
+            names: Some("t/t/4567.json".into()),
             quiet: vec![0, 1],
             ..w
         };
-        (first, rest)
+        (first, rest, names)
     }
 
     fn root() -> Root {
@@ -410,7 +430,7 @@ mod tests {
 
     #[test]
     fn a_catalog_without_its_rest_has_pending_reports_known_by_position() {
-        let (first, _) = halves();
+        let (first, _, _) = halves();
         let a = merge(&root(), &[("t/t.json".into(), first)]).unwrap();
         let part = &a.parts["t"];
         assert!(part.pending);
@@ -420,7 +440,7 @@ mod tests {
         assert!(a.index.reports[0].omits_small_stddev());
         assert!(!a.index.reports[1].omits_small_stddev());
         assert_eq!(a.index.headlines[0].report, 0);
-        assert_eq!(part.chunk_of("t.m"), Some("s/t/a.json"));
+        assert_eq!(part.chunk_of("t.m"), Some("s/t/b.json"));
         assert_eq!(part.chunk_of("x.y"), None, "not in the first half");
         let sd = |report| SeriesData {
             job: 0,
@@ -440,10 +460,24 @@ mod tests {
         assert!(part.series(&sd(2)).unwrap_err().contains("report #2 is not in the testcase's catalog"));
     }
 
+    /// With its rest and without its names (the record of a row): every report, and the chunk of
+    /// a metric it does not list found by its name's bucket.
+    #[test]
+    fn a_catalog_with_its_rest_alone_finds_any_metrics_chunk_by_its_bucket() {
+        let (mut first, rest, _) = halves();
+        first.with_rest(rest).unwrap();
+        assert_eq!((first.metrics.len(), first.metrics[0].chunk), (1, 1), "the first chart's metric, its chunk moved");
+        let a = merge(&root(), &[("t/t.json".into(), first)]).unwrap();
+        let part = &a.parts["t"];
+        assert!(!part.pending && a.index.reports[0].id == "r1");
+        assert_eq!(part.chunk_of("t.m"), Some("s/t/b.json"));
+        assert_eq!(part.chunk_of("x.y"), Some("s/t/a.json"), "by its bucket");
+    }
+
     #[test]
     fn a_catalog_completed_by_its_rest_merges_as_the_whole_one() {
-        let (mut first, rest) = halves();
-        first.complete(rest).unwrap();
+        let (mut first, rest, names) = halves();
+        first.complete(rest, names).unwrap();
         assert_eq!(first, whole());
         let a = merge(&root(), &[("t/t.json".into(), first)]).unwrap();
         let b = merge(&root(), &[("t/t.json".into(), whole())]).unwrap();
@@ -454,12 +488,15 @@ mod tests {
 
     #[test]
     fn a_rest_of_another_size_or_outside_its_chunks_is_refused() {
-        let (mut first, mut rest) = halves();
+        let (mut first, mut rest, mut names) = halves();
         rest.reports.pop();
-        assert_eq!(first.clone().complete(rest.clone()).unwrap_err(), "1 reports, the catalog counts 2");
+        assert_eq!(first.clone().complete(rest.clone(), names.clone()).unwrap_err(), "1 reports, the catalog counts 2");
         rest.reports = whole().reports;
-        rest.metrics[1].chunk = 7;
-        first.complete(rest).unwrap();
+        rest.chunk_keys.pop();
+        assert_eq!(first.clone().complete(rest.clone(), names.clone()).unwrap_err(), "1 chunk keys for 2 chunks");
+        rest.chunk_keys = whole().chunk_keys;
+        names.metrics[1].chunk = 7;
+        first.complete(rest, names).unwrap();
         let e = merge(&root(), &[("t/t.json".into(), first)]).unwrap_err();
         assert!(e.contains("a metric's chunk"), "{e}");
     }

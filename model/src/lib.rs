@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -73,13 +73,23 @@ pub struct Index {
     pub change_count: usize,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub change_buckets: Vec<u32>,
-    /// A published catalog is what the first chart needs: its reports, its metrics beyond the
-    /// first charts' (`metrics` lists those only) and their chunks are in this file, the
-    /// catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing but `reports`,
-    /// `metrics` and `chunks`, fetched when a view needs them. `None` once merged in
-    /// (`Index::complete`).
+    /// A published catalog is what the first chart needs: its reports and every trend chunk are
+    /// in this file, the catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing
+    /// but `reports`, `chunks` and `chunk_keys`, fetched when a view needs them. `None` once
+    /// merged in (`Index::with_rest`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rest: Option<String>,
+    /// Its metrics beyond the first charts' (`metrics` lists those only) are in this file, the
+    /// catalog's names (the longest part: every metric name), `data/t/<testcase>/<hash>.json`:
+    /// an `Index` of nothing but `metrics`. `None` once merged in (`Index::with_names`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<String>,
+    /// In a catalog's rest: each chunk's key, ascending, in `chunks`' order (a hash bucket of
+    /// metric names, `paths::chunk_of` over `paths::chunk_count` buckets; after those, the own
+    /// chunks of the first charts' metrics), so that a metric's chunk is found without the
+    /// metric names (`assemble::Part::chunk_of`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunk_keys: Vec<u32>,
     /// While the rest is not merged in: the reports whose values printed without `±` are quiet
     /// (`ReportMeta::omits_small_stddev`), for the first chart's bands, as half-open ranges of
     /// positions, flat: `[start, end, start, end, …]`.
@@ -102,21 +112,44 @@ impl Index {
         }
     }
 
-    /// Merge a published catalog's rest in: the whole catalog, as if published in one file (its
-    /// positions are checked where every catalog's are, `assemble::check_catalog`).
-    pub fn complete(&mut self, rest: Index) -> Result<(), String> {
+    /// Merge a published catalog's rest and names in: the whole catalog, as if published in one
+    /// file (its positions are checked where every catalog's are, `assemble::check_catalog`).
+    pub fn complete(&mut self, rest: Index, names: Index) -> Result<(), String> {
+        self.with_rest(rest)?;
+        self.with_names(names);
+        Ok(())
+    }
+
+    /// Merge a published catalog's rest in: its reports, and every chunk (the first charts'
+    /// metrics pointed at them there); its metrics stay the first charts' until `with_names`.
+    pub fn with_rest(&mut self, rest: Index) -> Result<(), String> {
         if self.rest.is_none() {
             return Ok(());
         }
         if rest.reports.len() != self.totals.reports {
             return Err(format!("{} reports, the catalog counts {}", rest.reports.len(), self.totals.reports));
         }
+        if rest.chunk_keys.len() != rest.chunks.len() {
+            return Err(format!("{} chunk keys for {} chunks", rest.chunk_keys.len(), rest.chunks.len()));
+        }
+        for m in &mut self.metrics {
+            let path = self.chunks.get(m.chunk as usize);
+            let at = path.and_then(|p| rest.chunks.iter().position(|c| c == p));
+            m.chunk = at.ok_or_else(|| format!("{}'s chunk is not in the catalog's rest", m.name))? as u32;
+        }
         self.reports = rest.reports;
-        self.metrics = rest.metrics;
         self.chunks = rest.chunks;
+        self.chunk_keys = rest.chunk_keys;
         self.rest = None;
         self.quiet.clear();
         Ok(())
+    }
+
+    /// Merge a published catalog's names in (after `with_rest`): every metric.
+    pub fn with_names(&mut self, names: Index) {
+        if self.names.take().is_some() {
+            self.metrics = names.metrics;
+        }
     }
 
     /// Whether report `r` of a partial catalog is quiet (`quiet`).

@@ -141,6 +141,15 @@ pub fn archive_state(hash: &str) -> String {
     format!("a/{hash}.json.gz")
 }
 
+/// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
+pub const CHUNK_POINTS: usize = 2048;
+
+/// Number of chunks for `points` observations (a testcase's `Totals::points`): a power of two,
+/// so a metric's chunk is a mask of its name's hash (`chunk_of`).
+pub fn chunk_count(points: usize) -> u32 {
+    (points.div_ceil(CHUNK_POINTS).max(1) as u32).next_power_of_two()
+}
+
 /// Which trend chunk of `n` (a power of two) holds `metric`.
 pub fn chunk_of(metric: &str, n: u32) -> u32 {
     bucket_of(metric, n)

@@ -67,10 +67,16 @@ pub fn as_row(d: &ReportDoc, metric: &str, weight: i8) -> Option<ReportSummary> 
 
 /// Every report of the loaded catalog but `me` (an id) whose series of `metric` (`shards`, in
 /// the catalog's merged positions, of `testcase`) has a stated change: each report once, its
-/// first change, as a summary of that change (the word from the metric's direction).
-pub fn others(cat: &Catalog, shards: &[&SeriesShard], testcase: &str, metric: &str, me: &str) -> Vec<ReportSummary> {
+/// first change, as a summary of that change (the word from the metric's direction, `weight`).
+pub fn others(
+    cat: &Catalog,
+    shards: &[&SeriesShard],
+    testcase: &str,
+    metric: &str,
+    weight: i8,
+    me: &str,
+) -> Vec<ReportSummary> {
     let ix = &cat.index;
-    let weight = cat.direction(metric);
     let mut seen: BTreeSet<&str> = BTreeSet::from([me]);
     let mut out = Vec::new();
     for sd in shards.iter().flat_map(|s| &s.series).filter(|sd| sd.metric == metric) {
@@ -232,7 +238,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let got = others(&cat, &[&shard], "fsmark", "fsmark.files_per_sec", "me");
+        let got = others(&cat, &[&shard], "fsmark", "fsmark.files_per_sec", 1, "me");
         let brief = |r: &ReportSummary| format!("{} {:?} {} {} {:?}", r.id, r.change, r.word, r.machine, r.branch);
         assert_eq!(
             got.iter().map(brief).collect::<Vec<_>>(),

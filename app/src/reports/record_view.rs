@@ -1,6 +1,6 @@
 //! The record of any row of a report, on demand (`reports::record`): a metric of the report
-//! chosen, the testcase's catalog (whole) and the metric's trend chunk loaded as the trend view
-//! loads them, the record drawn by `render::record`. Reached through a split point
+//! chosen, the testcase's catalog with its rest (its reports; not its metric names) and the
+//! metric's trend chunk (found by its name's bucket), the record drawn by `render::record`. Reached through a split point
 //! (`ui::split::row_record`, which gives it the catalogs' loader): the first screen does not carry it.
 
 use crate::catalog::Catalog;
@@ -13,23 +13,26 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-/// How the record loads a testcase's catalog, whole (`ui::split` gives its loader).
+/// How the record loads a testcase's catalog with its rest (`ui::split` gives its loader).
 pub type LoadCatalog = fn(String) -> Pin<Box<dyn Future<Output = Result<Arc<Catalog>, String>>>>;
 
 /// The record of `metric` in the other reports of `testcase`, seen from report `doc`, as HTML.
 async fn record_of(doc: Arc<ReportDoc>, testcase: String, metric: String, load: LoadCatalog) -> Result<String, String> {
-    if !record::row_changes(&doc).iter().any(|r| r.metric == metric) {
+    let rows = record::row_changes(&doc);
+    let Some(row) = rows.iter().find(|r| r.metric == metric) else {
         return Err(format!("this report states no change of {metric}"));
-    }
+    };
     let cat = load(testcase.clone()).await?;
+    // the catalog's metric names are not loaded: the row's direction is the document's
+    let weight = if row.weight != 0 { row.weight } else { cat.direction(&metric) };
     let part = cat.parts.get(&testcase).ok_or_else(|| format!("the catalog of {testcase} did not load"))?;
     let chunk = part.chunk_of(&metric).ok_or_else(|| format!("{testcase}'s catalog does not list {metric}"))?;
     let (series, _) =
         web::load_series(cat.clone(), vec![(testcase.clone(), chunk.to_string())], metric.clone()).await?;
-    let me = record::as_row(&doc, &metric, cat.direction(&metric))
-        .ok_or_else(|| format!("this report states no change of {metric}"))?;
+    let me =
+        record::as_row(&doc, &metric, weight).ok_or_else(|| format!("this report states no change of {metric}"))?;
     let shards: Vec<&SeriesShard> = series.iter().map(|s| &**s).collect();
-    let others = record::others(&cat, &shards, &testcase, &metric, &doc.id);
+    let others = record::others(&cat, &shards, &testcase, &metric, weight, &doc.id);
     let others: Vec<&ReportSummary> = others.iter().collect();
     Ok(render::record::record_html(&me, &others, &[]).into_string())
 }

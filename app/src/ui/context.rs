@@ -83,7 +83,7 @@ pub fn complete_soon(cat: &Cat, loaded: Loaded) {
     }
     let all: Vec<String> = cat.parts.keys().cloned().collect();
     leptos::task::spawn_local(async move {
-        let next = super::split::load_catalogs(all, true).await;
+        let next = super::split::load_catalogs(all, super::split::Parts::Whole).await;
         COMPLETING.with(|c| c.set(false));
         // nobody asked for this rebuild: whatever had the focus (the search box, a filter) keeps it
         let focused = web::focused_selector();

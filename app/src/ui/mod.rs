@@ -46,7 +46,7 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(async move {
         let whole = !crate::catalog::first_halves_enough(&ViewState::parse(&web::current_query()).0);
         let cat = match first_testcases(rep).await {
-            Ok(tcs) => split::load_catalogs(tcs, whole).await,
+            Ok(tcs) => split::load_catalogs(tcs, split::Parts::whole_if(whole)).await,
             Err(e) => Err(e),
         };
         loaded.0.set(Some(cat));
@@ -79,7 +79,7 @@ fn load_missing(cat: &Cat, loaded: Loaded, s: &ViewState) -> bool {
     let mut all: Vec<String> = cat.parts.keys().cloned().collect();
     all.extend(missing);
     leptos::task::spawn_local(async move {
-        let next = split::load_catalogs(all, whole).await;
+        let next = split::load_catalogs(all, split::Parts::whole_if(whole)).await;
         loaded.0.set(Some(next));
     });
     true

@@ -184,13 +184,13 @@ split_fn!(
     record,
     fetch_record,
     fn record_part(doc: Arc<model::ReportDoc>) -> AnyView {
-        view! { <crate::reports::record_view::RowRecord doc=doc load=whole_catalog /> }.into_any()
+        view! { <crate::reports::record_view::RowRecord doc=doc load=catalog_with_rest /> }.into_any()
     }
 );
 
-/// The catalog of `testcase`, whole (`load_catalogs`).
-fn whole_catalog(testcase: String) -> std::pin::Pin<Box<dyn Future<Output = Result<Arc<Catalog>, String>>>> {
-    Box::pin(load_catalogs(vec![testcase], true))
+/// The catalog of `testcase` with its rest, its metric names left out (`load_catalogs`).
+fn catalog_with_rest(testcase: String) -> std::pin::Pin<Box<dyn Future<Output = Result<Arc<Catalog>, String>>>> {
+    Box::pin(load_catalogs(vec![testcase], Parts::Rest))
 }
 
 /// The record of any row of report `doc` (`reports::record_view`), its code fetched the first
@@ -391,9 +391,30 @@ async fn catalog_file(path: &str) -> Result<Arc<model::Index>, String> {
     Ok(c)
 }
 
-/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged; `whole`:
-/// each with its rest (`Index::rest`: every report and metric), else what the first chart needs.
-pub async fn load_catalogs(testcases: Vec<String>, whole: bool) -> Result<Arc<Catalog>, String> {
+/// How much of a testcase's catalog a view needs: what the first chart needs, that and its rest
+/// (`Index::rest`: every report and chunk; the record of a row), or the whole (its names too:
+/// every metric).
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+pub enum Parts {
+    FirstChart,
+    Rest,
+    Whole,
+}
+
+impl Parts {
+    /// The whole catalog, or what the first chart needs.
+    pub fn whole_if(whole: bool) -> Parts {
+        if whole {
+            Parts::Whole
+        } else {
+            Parts::FirstChart
+        }
+    }
+}
+
+/// The root and the catalogs of `testcases` (cached: a catalog is fetched once), merged, each
+/// with the `parts` a view needs.
+pub async fn load_catalogs(testcases: Vec<String>, parts: Parts) -> Result<Arc<Catalog>, String> {
     let root = web::load_json::<model::Root>(model::paths::INDEX).await?;
     let entries: Vec<&model::TestcaseEntry> = root.testcases.iter().filter(|t| testcases.contains(&t.name)).collect();
     if entries.is_empty() {
@@ -406,9 +427,13 @@ pub async fn load_catalogs(testcases: Vec<String>, whole: bool) -> Result<Arc<Ca
     let mut cats = Vec::new();
     for t in entries {
         let mut c = (*catalog_file(&t.catalog).await?).clone();
-        if let Some(rest) = c.rest.clone().filter(|_| whole) {
+        let malformed = |rel: &str, e: String| format!("could not load {}{rel}: malformed file: {e}", web::DATA_DIR);
+        if let Some(rest) = c.rest.clone().filter(|_| parts >= Parts::Rest) {
             let r = (*catalog_file(&rest).await?).clone();
-            c.complete(r).map_err(|e| format!("could not load {}{rest}: malformed file: {e}", web::DATA_DIR))?;
+            c.with_rest(r).map_err(|e| malformed(&rest, e))?;
+        }
+        if let Some(names) = c.names.clone().filter(|_| parts == Parts::Whole) {
+            c.with_names((*catalog_file(&names).await?).clone());
         }
         cats.push((t.catalog.clone(), c));
     }

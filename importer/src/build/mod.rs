@@ -262,6 +262,8 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         change_count: 0,
         change_buckets: vec![],
         rest: None,
+        names: None,
+        chunk_keys: vec![],
         quiet: vec![],
     };
     TestcaseData { name: tc.to_string(), catalog, series, changes, rows }

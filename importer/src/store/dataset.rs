@@ -63,20 +63,24 @@ fn parse<T: serde::de::DeserializeOwned>(rel: &str, bytes: &[u8]) -> Result<T, S
     serde_json::from_slice(bytes).map_err(|e| format!("{rel}: malformed: {e}"))
 }
 
-/// A testcase's published catalog with its rest merged in (`Index::complete`): the whole catalog.
+/// A testcase's published catalog with its rest and names merged in (`Index::complete`): the
+/// whole catalog.
 pub fn read_catalog(dir: &Path, rel: &str) -> Result<Index, String> {
     read_catalog_and_rest(dir, rel).map(|(cat, _)| cat)
 }
 
-/// `read_catalog`, and the path of the catalog's rest.
-pub fn read_catalog_and_rest(dir: &Path, rel: &str) -> Result<(Index, Option<String>), String> {
+/// `read_catalog`, and the paths of the catalog's rest and names.
+pub fn read_catalog_and_rest(dir: &Path, rel: &str) -> Result<(Index, Vec<String>), String> {
     let mut cat: Index = read(dir, rel)?;
-    let rest = cat.rest.clone();
-    if let Some(rest) = &rest {
-        let r: model::Index = read(dir, rest)?;
-        cat.complete(r).map_err(|e| format!("{rest}: malformed: {e}"))?;
+    let parts: Vec<String> = cat.rest.iter().chain(&cat.names).cloned().collect();
+    if let Some(rest) = cat.rest.clone() {
+        let r: model::Index = read(dir, &rest)?;
+        cat.with_rest(r).map_err(|e| format!("{rest}: malformed: {e}"))?;
     }
-    Ok((cat, rest))
+    if let Some(names) = cat.names.clone() {
+        cat.with_names(read(dir, &names)?);
+    }
+    Ok((cat, parts))
 }
 
 /// The trend chunk a testcase's page draws from (`cat`: its whole catalog): the chunk of
@@ -404,35 +408,39 @@ fn read_printed<T: serde::de::DeserializeOwned + serde::Serialize>(dir: &Path, r
     Ok(v)
 }
 
-/// Both halves of a catalog, each checked against its name: the whole they make and the path of its
-/// rest. The first half must be what the importer makes of the whole (its metrics, chunks and quiet
-/// reports).
-fn read_halves(dir: &Path, rel: &str) -> Result<(Index, String), String> {
+/// The three parts of a catalog, each checked against its name: the whole they make and the paths
+/// of its rest and names. The first part must be what the importer makes of the whole (its
+/// metrics, chunks and quiet reports).
+fn read_halves(dir: &Path, rel: &str) -> Result<(Index, [String; 2]), String> {
     let spine: Index = read_hashed(dir, rel)?;
     let rest_rel = spine.rest.clone().ok_or_else(|| format!("{rel}: names no rest of the catalog"))?;
+    let names_rel = spine.names.clone().ok_or_else(|| format!("{rel}: names no metric names of the catalog"))?;
     let rest: model::Index = read_hashed(dir, &rest_rel)?;
+    let names: model::Index = read_hashed(dir, &names_rel)?;
     let mut whole = spine.clone();
-    whole.complete(rest).map_err(|e| format!("{rest_rel}: malformed: {e}"))?;
+    whole.complete(rest, names).map_err(|e| format!("{rest_rel}: malformed: {e}"))?;
     let own = spine.metrics.iter().map(|m| (m.name.clone(), 0)).collect();
-    let (mut expected, _) = crate::store::pack::split_catalog(whole.clone(), &own);
+    let (mut expected, _, _) = crate::store::pack::split_catalog(whole.clone(), &own);
     expected.rest = spine.rest.clone();
+    expected.names = spine.names.clone();
     if expected != spine {
         return Err(format!("{rel}: its metrics, chunks or quiet reports are not those of {rest_rel}"));
     }
-    Ok((whole, rest_rel))
+    Ok((whole, [rest_rel, names_rel]))
 }
 
 fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<String>, seen: &mut Seen) -> usize {
-    let (cat, rest) = match read_halves(dir, &t.catalog) {
+    let (cat, parts) = match read_halves(dir, &t.catalog) {
         Ok(c) => c,
         Err(e) => {
             problems.push(e);
-            return 2;
+            return 3;
         }
     };
-    seen.files.extend([t.catalog.clone(), rest]);
+    seen.files.insert(t.catalog.clone());
+    seen.files.extend(parts);
     seen.files.extend(cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes).cloned());
-    let mut checked = 2;
+    let mut checked = 3;
     if let Err(e) = model::assemble::check_catalog(&cat) {
         problems.push(format!("{}: {e}", t.catalog));
         return checked;

@@ -466,6 +466,7 @@ fn chunk_files(
     let named = pack::named(&chunks, known, &|h| paths::trend_chunk(tc, h), out);
     path_of.extend(keys.into_iter().zip(named.iter().cloned()));
     let pos: BTreeMap<u32, u32> = path_of.keys().enumerate().map(|(i, k)| (*k, i as u32)).collect();
+    next.cat.chunk_keys = path_of.keys().copied().collect();
     next.cat.chunks = path_of.into_values().collect();
     for m in &mut next.cat.metrics {
         m.chunk = pos[&key(&m.name)];

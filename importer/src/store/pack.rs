@@ -12,9 +12,6 @@ use model::{
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Observations per trend chunk the packing aims at: a chunk is what one metric's chart waits for.
-pub const CHUNK_POINTS: usize = 2048;
-
 pub use crate::store::File;
 
 /// `v` as the bytes of a published JSON file (one line, newline-terminated).
@@ -39,11 +36,7 @@ pub fn stored<T: serde::Serialize>(v: &T) -> Vec<u8> {
     at_rest(&json(v))
 }
 
-/// Number of chunks for `points` observations: a power of two, so a metric's chunk is a mask of
-/// its name's hash.
-pub fn chunk_count(points: usize) -> u32 {
-    (points.div_ceil(CHUNK_POINTS).max(1) as u32).next_power_of_two()
-}
+pub use model::paths::chunk_count;
 
 /// At most this many metrics of a testcase get a trend chunk of their own (`own_chunks`).
 pub const OWN_CHUNKS: usize = 16;
@@ -163,6 +156,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
         }
     }
     let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
+    cat.chunk_keys = buckets.keys().copied().collect();
     let chunks: Vec<TrendChunk> = buckets.into_values().collect();
     cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), &mut out);
     drop(chunks);
@@ -184,15 +178,18 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
 
 /// A whole catalog (its files named) as its two halves' files, and the testcase's root entry.
 pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, out: &mut Packed) {
-    let (spine, rest) = split_catalog(cat, own);
-    let bytes = json(&rest);
-    let rest_path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
-    out.files.push((rest_path.clone(), at_rest(&bytes)));
-    let spine = Index { rest: Some(rest_path), ..spine };
+    let (spine, rest, names) = split_catalog(cat, own);
+    let mut part = |p: &Index| {
+        let bytes = json(p);
+        let path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
+        out.files.push((path.clone(), at_rest(&bytes)));
+        path
+    };
+    let spine = Index { rest: Some(part(&rest)), names: Some(part(&names)), ..spine };
     let bytes = json(&spine);
     let path = paths::catalog(tc, &paths::content_hash(&bytes));
     out.files.push((path.clone(), at_rest(&bytes)));
-    out.entry = entry(&spine, rest.metrics.len(), path);
+    out.entry = entry(&spine, names.metrics.len(), path);
 }
 
 /// A testcase's changes as its pages: the top `CHANGES_FIRST` of the Changes view's
@@ -238,19 +235,22 @@ pub(crate) fn changes_pages(
     (pages, buckets)
 }
 
-/// A whole catalog as its two published halves: what the first chart needs (commits, jobs,
-/// headlines, the metrics of `own` with their chunks, which reports are quiet) and the rest
-/// (every report, metric and chunk). `Index::complete` puts them back together.
-pub fn split_catalog(mut cat: Index, own: &BTreeMap<String, u32>) -> (Index, Index) {
+/// A whole catalog as its three published parts: what the first chart needs (commits, jobs,
+/// headlines, the metrics of `own` with their chunks, which reports are quiet), its rest (every
+/// report and chunk, and the chunks' keys) and its names (every metric). `Index::complete` puts
+/// them back together.
+pub fn split_catalog(mut cat: Index, own: &BTreeMap<String, u32>) -> (Index, Index, Index) {
     let quiet = quiet_ranges(&cat.reports);
     let rest = Index {
         schema: cat.schema,
         reports: std::mem::take(&mut cat.reports),
-        metrics: std::mem::take(&mut cat.metrics),
         chunks: std::mem::take(&mut cat.chunks),
+        chunk_keys: std::mem::take(&mut cat.chunk_keys),
+        metrics: Vec::new(),
         ..Default::default()
     };
-    for m in rest.metrics.iter().filter(|m| own.contains_key(&m.name)) {
+    let names = Index { schema: cat.schema, metrics: std::mem::take(&mut cat.metrics), ..Default::default() };
+    for m in names.metrics.iter().filter(|m| own.contains_key(&m.name)) {
         let path = &rest.chunks[m.chunk as usize];
         let chunk = cat.chunks.iter().position(|c| c == path).unwrap_or_else(|| {
             cat.chunks.push(path.clone());
@@ -258,7 +258,7 @@ pub fn split_catalog(mut cat: Index, own: &BTreeMap<String, u32>) -> (Index, Ind
         });
         cat.metrics.push(MetricInfo { chunk: chunk as u32, ..m.clone() });
     }
-    (Index { quiet, ..cat }, rest)
+    (Index { quiet, ..cat }, rest, names)
 }
 
 /// The positions of the reports whose unprinted stddevs are small, as half-open ranges, flat
