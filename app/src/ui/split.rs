@@ -427,13 +427,22 @@ pub async fn load_catalogs(testcases: Vec<String>, parts: Parts) -> Result<Arc<C
     let mut cats = Vec::new();
     for t in entries {
         let mut c = (*catalog_file(&t.catalog).await?).clone();
-        let malformed = |rel: &str, e: String| format!("could not load {}{rel}: malformed file: {e}", web::DATA_DIR);
-        if let Some(rest) = c.rest.clone().filter(|_| parts >= Parts::Rest) {
-            let r = (*catalog_file(&rest).await?).clone();
-            c.with_rest(r).map_err(|e| malformed(&rest, e))?;
+        let rest = c.rest.clone().filter(|_| parts >= Parts::Rest);
+        let names = c.names.clone().filter(|_| parts == Parts::Whole);
+        // the two files are fetched side by side
+        let load = |p: Option<String>| async move {
+            match p {
+                Some(p) => catalog_file(&p).await.map(|c| Some((p, c))),
+                None => Ok(None),
+            }
+        };
+        let (rest, names) = web::both(load(rest), load(names)).await;
+        if let Some((rel, r)) = rest? {
+            let malformed = |e| format!("could not load {}{rel}: malformed file: {e}", web::DATA_DIR);
+            c.with_rest((*r).clone()).map_err(malformed)?;
         }
-        if let Some(names) = c.names.clone().filter(|_| parts == Parts::Whole) {
-            c.with_names((*catalog_file(&names).await?).clone());
+        if let Some((_, n)) = names? {
+            c.with_names((*n).clone());
         }
         cats.push((t.catalog.clone(), c));
     }
