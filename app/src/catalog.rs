@@ -52,7 +52,8 @@ impl Catalog {
     }
 
     /// A loaded catalog's rest is not (`Index::rest`): its reports are pending, its metrics
-    /// only the first charts'.
+    /// only the first charts'. (The app loads a catalog's rest and names together, `split::Parts`;
+    /// only the record of a row makes a catalog of its rest alone, for itself.)
     pub fn is_pending(&self) -> bool {
         self.parts.values().any(|p| p.pending)
     }
@@ -256,7 +257,7 @@ pub fn resolve(cat: &Catalog, mut s: ViewState) -> (ViewState, Vec<String>) {
         }
     }
     if let Some(m) = &s.metric {
-        // a metric the loaded halves do not list may be in their rest: it is loaded for it
+        // a metric the loaded halves do not list may be in their names: they are loaded for it
         if cat.metric(m).is_none() && !cat.is_pending() {
             notices.push(format!("unknown metric `{m}` dropped"));
             s.metric = None;

@@ -29,9 +29,11 @@ pub struct Part {
     commits: Vec<u32>,
     jobs: Vec<u32>,
     reports: Vec<u32>,
-    /// The catalog's rest is not loaded (`Index::rest`): its reports are pending, its metrics
-    /// only the first charts'.
+    /// The catalog's rest is not loaded (`Index::rest`): its reports are pending (its metrics are
+    /// then only the first charts', as they are while its names are not loaded: `names_pending`).
     pub pending: bool,
+    /// The catalog's names are not loaded (`Index::names`): its metrics are only the first charts'.
+    pub names_pending: bool,
 }
 
 fn at(map: &[u32], i: u32, what: &str) -> Result<u32, String> {
@@ -49,6 +51,7 @@ impl Part {
             metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
             chunk_keys: c.chunk_keys.clone(),
             buckets: crate::paths::chunk_count(c.totals.points),
+            names_pending: c.names.is_some(),
             commits: n(c.commits.len()),
             jobs: n(c.jobs.len()),
             reports: n(c.report_count()),
@@ -61,7 +64,7 @@ impl Part {
     pub fn chunk_of(&self, metric: &str) -> Option<&str> {
         let by_bucket = || {
             let key = crate::paths::chunk_of(metric, self.buckets);
-            self.chunk_keys.binary_search(&key).ok().map(|c| c as u32)
+            self.chunk_keys.binary_search(&key).ok().filter(|_| self.names_pending).map(|c| c as u32)
         };
         let c = self.metric_chunk.get(metric).copied().or_else(by_bucket)?;
         self.chunks.get(c as usize).map(String::as_str)
@@ -222,6 +225,7 @@ fn add_catalog(
         metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
         chunk_keys: c.chunk_keys.clone(),
         buckets: crate::paths::chunk_count(c.totals.points),
+        names_pending: c.names.is_some(),
         commits: c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect(),
         jobs: (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect(),
         reports,
@@ -472,6 +476,11 @@ mod tests {
         assert!(!part.pending && a.index.reports[0].id == "r1");
         assert_eq!(part.chunk_of("t.m"), Some("s/t/b.json"));
         assert_eq!(part.chunk_of("x.y"), Some("s/t/a.json"), "by its bucket");
+        // whole, a metric it did not measure has no chunk, though its bucket has one
+        let (mut first, rest, names) = halves();
+        first.complete(rest, names).unwrap();
+        let part = Part::identity("t/t.json", &first);
+        assert_eq!((part.chunk_of("x.y"), part.chunk_of("x.z")), (Some("s/t/a.json"), None));
     }
 
     #[test]

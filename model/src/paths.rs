@@ -75,8 +75,8 @@ pub fn catalog(testcase: &str, hash: &str) -> String {
     format!("t/{}.{hash}.json.gz", slug(testcase))
 }
 
-/// The rest of a testcase's catalog (`Index::rest`: reports, every metric, every chunk), named by
-/// its content hash.
+/// A part of a testcase's catalog beyond what the first chart needs (`Index::rest`: every report
+/// and chunk; `Index::names`: every metric), named by its content hash.
 pub fn catalog_rest(testcase: &str, hash: &str) -> String {
     format!("t/{}/{hash}.json.gz", slug(testcase))
 }

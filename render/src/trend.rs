@@ -17,12 +17,14 @@ pub const HEIGHT: f64 = 380.0;
 /// Series the page's legend names (in job order); the app's legend names them all.
 pub const LEGEND: usize = 24;
 
-/// Where a testcase's page holds its trend (`of_page`).
-const OPEN: &str = "<!--trend-->";
+/// Where a testcase's page holds its trend (`of_page`), marked with the version of its drawing:
+/// a page drawn otherwise (by an older `lkpx`) is not read back but drawn again.
+const OPEN: &str = "<!--trend 1-->";
 const CLOSE: &str = "<!--/trend-->";
 
 /// The trend a testcase's page (`page::list_page`) shows, read back from the page: what an
-/// incremental import keeps of a testcase it did not rebuild.
+/// incremental import keeps of a testcase it did not rebuild (`None` for a page of another
+/// drawing's version).
 pub fn of_page(page: &str) -> Option<Html> {
     let r = crate::page::between(page, OPEN, CLOSE)?;
     Some(Html::made(format!("{OPEN}{}{CLOSE}", &page[r])))
@@ -48,8 +50,10 @@ pub fn of_testcase(cat: &Index, series: &[&SeriesData]) -> Option<Html> {
 /// as the page's figure: the chart of every series with data, as the app's trend of that testcase
 /// and metric shows it, its legend and the link to that trend. `None` when no series has data.
 pub fn figure(cat: &Index, metric: &str, series: &[&SeriesData]) -> Option<Html> {
-    let mut shown: Vec<&SeriesData> =
-        series.iter().copied().filter(|s| s.metric == metric && s.points.mean.iter().any(|m| m.is_some())).collect();
+    // (a series whose columns differ in length is a damaged file's, which `lkpx check` names)
+    let drawable =
+        |s: &SeriesData| s.metric == metric && !s.points.is_ragged() && s.points.mean.iter().any(|m| m.is_some());
+    let mut shown: Vec<&SeriesData> = series.iter().copied().filter(|s| drawable(s)).collect();
     shown.sort_by_key(|s| s.job);
     shown.dedup_by_key(|s| s.job);
     let tc = cat.testcases.first()?;
@@ -192,6 +196,20 @@ mod tests {
         assert_eq!(of_page(&page), Some(fig));
         let bare = crate::page::list_page("fsmark", "tc/fsmark", None, 0, &[], None).into_string();
         assert_eq!(of_page(&bare), None);
+        let older = page.replace(OPEN, "<!--trend-->");
+        assert_eq!(of_page(&older), None, "a figure of another drawing's version is drawn again");
+    }
+
+    /// A damaged chunk's series (columns of different lengths) is left out, not drawn.
+    #[test]
+    fn a_series_of_uneven_columns_is_left_out() {
+        let good = named(series(0, &[(0, Some(1.0), None, None)]), "fsmark.files_per_sec");
+        let mut bad =
+            named(series(1, &[(0, Some(2.0), None, None), (1, Some(3.0), None, None)]), "fsmark.files_per_sec");
+        bad.points.report.pop();
+        let fig = of_testcase(&catalog(&[]), &[&good, &bad]).unwrap().into_string();
+        assert!(fig.contains("data-series=\"1\" data-points=\"1\""), "{fig}");
+        assert_eq!(of_testcase(&catalog(&[]), &[&bad]), None);
     }
 
     /// The chart's own colours (the light theme's) are those the page's style maps to the

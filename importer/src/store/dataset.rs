@@ -429,6 +429,23 @@ fn read_halves(dir: &Path, rel: &str) -> Result<(Index, [String; 2]), String> {
     Ok((whole, [rest_rel, names_rel]))
 }
 
+/// A whole catalog's chunk keys (`Index::chunk_keys`), by which the record of a row finds a
+/// metric's chunk without the names: ascending, and each metric's chunk keyed by its name's
+/// bucket (or, after the buckets, an own chunk's).
+fn check_chunk_keys(cat: &Index) -> Result<(), String> {
+    let n = paths::chunk_count(cat.totals.points);
+    if !cat.chunk_keys.windows(2).all(|w| w[0] < w[1]) {
+        return Err("its chunks' keys do not ascend".into());
+    }
+    match cat.metrics.iter().find(|m| {
+        let key = cat.chunk_keys.get(m.chunk as usize);
+        key.is_none_or(|&k| k < n && k != paths::chunk_of(&m.name, n))
+    }) {
+        Some(m) => Err(format!("the key of {}'s chunk is not its name's bucket", m.name)),
+        None => Ok(()),
+    }
+}
+
 fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<String>, seen: &mut Seen) -> usize {
     let (cat, parts) = match read_halves(dir, &t.catalog) {
         Ok(c) => c,
@@ -441,7 +458,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
     seen.files.extend(parts);
     seen.files.extend(cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes).cloned());
     let mut checked = 3;
-    if let Err(e) = model::assemble::check_catalog(&cat) {
+    if let Err(e) = model::assemble::check_catalog(&cat).and_then(|_| check_chunk_keys(&cat)) {
         problems.push(format!("{}: {e}", t.catalog));
         return checked;
     }
@@ -578,6 +595,40 @@ fn out_of_order(last: Option<&model::ChangeRecord>, page: &[model::ChangeRecord]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The chunk keys as the importer writes them pass; out of order, or a metric's chunk keyed
+    /// by another bucket, they are named.
+    #[test]
+    fn chunk_keys_out_of_order_or_not_a_metrics_bucket_are_named() {
+        let n = paths::chunk_count(5000);
+        let names: Vec<String> = (0..40).map(|i| format!("m.{i}")).collect();
+        let mut keys: Vec<u32> = names.iter().map(|m| paths::chunk_of(m, n)).collect();
+        keys.sort();
+        keys.dedup();
+        keys.push(n);
+        let metric = |name: &String, own: bool| model::MetricInfo {
+            chunk: match own {
+                true => keys.len() as u32 - 1,
+                false => keys.binary_search(&paths::chunk_of(name, n)).unwrap() as u32,
+            },
+            name: name.clone(),
+            ..Default::default()
+        };
+        let cat = Index {
+            totals: model::Totals { points: 5000, ..Default::default() },
+            metrics: names.iter().enumerate().map(|(i, m)| metric(m, i == 0)).collect(),
+            chunk_keys: keys.clone(),
+            ..Default::default()
+        };
+        assert!(keys.len() > 2);
+        assert_eq!(check_chunk_keys(&cat), Ok(()));
+        let mut swapped = cat.clone();
+        swapped.chunk_keys.swap(0, 1);
+        assert_eq!(check_chunk_keys(&swapped).unwrap_err(), "its chunks' keys do not ascend");
+        let mut moved = cat.clone();
+        moved.metrics[5].chunk = (moved.metrics[5].chunk + 1) % (keys.len() as u32 - 1);
+        assert_eq!(check_chunk_keys(&moved).unwrap_err(), "the key of m.5's chunk is not its name's bucket");
+    }
 
     /// Pages as the importer makes them pass; each way of breaking them is named.
     #[test]

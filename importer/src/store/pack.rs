@@ -176,7 +176,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     out
 }
 
-/// A whole catalog (its files named) as its two halves' files, and the testcase's root entry.
+/// A whole catalog (its files named) as its three parts' files, and the testcase's root entry.
 pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, out: &mut Packed) {
     let (spine, rest, names) = split_catalog(cat, own);
     let mut part = |p: &Index| {
