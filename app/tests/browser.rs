@@ -2,8 +2,8 @@
 //! `draw` through plotters-canvas on a real `<canvas>`, at 1x and 2x device pixels.
 #![cfg(target_arch = "wasm32")]
 
-use app::trend::chart::{build, Geometry, Size};
-use app::trend::draw::draw;
+use render::chart::{build, Geometry, Size};
+use render::draw::draw;
 use model::{Points, SeriesData};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
@@ -33,7 +33,7 @@ fn series(job: u32, means: &[(u32, f64, Option<f64>, Option<f64>)]) -> SeriesDat
 
 /// Draw two series on a fresh canvas of `w`x`h` CSS pixels at device ratio `scale`; return the
 /// canvas and the number of non-white pixels.
-fn render(w: f64, h: f64, scale: f64) -> (HtmlCanvasElement, usize, Geometry, app::trend::chart::ChartData) {
+fn render(w: f64, h: f64, scale: f64) -> (HtmlCanvasElement, usize, Geometry, render::chart::ChartData) {
     let doc = web_sys::window().unwrap().document().unwrap();
     let canvas: HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
     canvas.set_width((w * scale) as u32);
@@ -44,7 +44,7 @@ fn render(w: f64, h: f64, scale: f64) -> (HtmlCanvasElement, usize, Geometry, ap
     let labels: Vec<String> = ["4df0f7f145f2", "19957a181608", "0954d74f8f37"].iter().map(|s| s.to_string()).collect();
     let geo = Geometry::layout(&data, &labels, Size { width: w * scale, height: h * scale, scale });
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).expect("a 2d canvas");
-    draw(&backend.into_drawing_area(), &data, &geo, &labels, Some(1), &app::trend::chart::LIGHT).expect("drawn");
+    draw(&backend.into_drawing_area(), &data, &geo, &labels, Some(1), &render::chart::LIGHT).expect("drawn");
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
     let img = ctx.get_image_data(0.0, 0.0, w * scale, h * scale).unwrap().data();
     let ink = img.chunks(4).filter(|p| p[3] != 0 && !(p[0] == 255 && p[1] == 255 && p[2] == 255)).count();
