@@ -2,11 +2,11 @@
 //! `draw` through plotters-canvas on a real `<canvas>`, at 1x and 2x device pixels.
 #![cfg(target_arch = "wasm32")]
 
-use render::chart::{build, Geometry, Size};
-use render::draw::draw;
 use model::{Points, SeriesData};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
+use render::chart::{build, Geometry, Size};
+use render::draw::draw;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
