@@ -147,9 +147,7 @@ fn import_full(
     if let Some(e) = failed.into_inner().expect("not poisoned") {
         return Err(e);
     }
-    let built = entries.into_iter().collect::<std::io::Result<Vec<_>>>()?;
-    let trends = built.iter().filter_map(|b| Some((b.entry.name.clone(), b.trend.clone()?))).collect();
-    let entries = built.into_iter().map(|b| b.entry).collect();
+    let (entries, trends) = publish::Built::apart(entries.into_iter().collect::<std::io::Result<Vec<_>>>()?);
     stages.mark("testcases built and written, and every report's page");
     let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
     let terms = pack::Terms::of_each(terms.into_inner().expect("not poisoned"));

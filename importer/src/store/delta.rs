@@ -263,8 +263,8 @@ fn metrics_with(
 /// job files, then its job files, trend chunks and changes pages, each from the old file and the
 /// new series (the others kept), then its catalog.
 fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Known) -> Result<Packed, Skip> {
-    let n = pack::chunk_count(next.cat.totals.points);
-    if n != pack::chunk_count(old.totals.points) {
+    let n = paths::chunk_count(next.cat.totals.points);
+    if n != paths::chunk_count(old.totals.points) {
         return not("the trend chunks' count changes");
     }
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());

@@ -436,10 +436,8 @@ pub fn add_with_state(
     let ids: BTreeSet<&str> = t.reports.iter().map(|r| r.id.as_str()).collect();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|e| !t.testcases.contains(&e.name)).cloned().collect();
-    let built = std::mem::take(&mut t.entries);
-    let trends: BTreeMap<String, Html> =
-        built.iter().filter_map(|b| Some((b.entry.name.clone(), b.trend.clone()?))).collect();
-    entries.extend(built.into_iter().map(|b| b.entry));
+    let (built, trends) = Built::apart(std::mem::take(&mut t.entries));
+    entries.extend(built);
     let mut files: Vec<pack::File> = Vec::new();
     files.extend(t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(pack::report_file));
     files.extend(pack::script_files(&t.scripts));

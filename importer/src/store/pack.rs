@@ -36,8 +36,6 @@ pub fn stored<T: serde::Serialize>(v: &T) -> Vec<u8> {
     at_rest(&json(v))
 }
 
-pub use model::paths::chunk_count;
-
 /// At most this many metrics of a testcase get a trend chunk of their own (`own_chunks`).
 pub const OWN_CHUNKS: usize = 16;
 
@@ -118,7 +116,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let tc = &name;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let mut out = Packed { entry: TestcaseEntry::default(), files: Vec::new(), kept: Vec::new(), trend: None };
-    let n = chunk_count(cat.totals.points);
+    let n = paths::chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
     // job files first: every series of a job, with the per-run values Distribution draws

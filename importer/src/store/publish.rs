@@ -8,7 +8,7 @@
 use crate::store::known::Known;
 use crate::store::pack::File;
 use model::{paths, Root};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -98,6 +98,23 @@ struct Done {
 pub struct Built {
     pub entry: model::TestcaseEntry,
     pub trend: Option<render::html::Html>,
+}
+
+impl Built {
+    /// The root entries of `built`, and their pages' trends by testcase name.
+    pub fn apart(built: Vec<Built>) -> (Vec<model::TestcaseEntry>, BTreeMap<String, render::html::Html>) {
+        let mut trends = BTreeMap::new();
+        let entries = built
+            .into_iter()
+            .map(|b| {
+                if let Some(t) = b.trend {
+                    trends.insert(b.entry.name.clone(), t);
+                }
+                b.entry
+            })
+            .collect();
+        (entries, trends)
+    }
 }
 
 impl Publisher {
