@@ -152,15 +152,14 @@ fn import_full(
     let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
     let terms = pack::Terms::of_each(terms.into_inner().expect("not poisoned"));
     let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms, trends };
-    let (mut files, mut root) = pack::list_files(entries, lists, &held::scripts(&held), all, &peers);
+    let (mut files, mut root) = pack::list_files(entries, lists, &held::scripts(&held), all, &peers, publisher.known());
     drop(held);
     if let Some(s) = state {
         let (r, f) = importer::archive::with_state(root, s);
         root = r;
-        files.push(f);
+        files.files.push(f);
     }
-    publisher.write(&files)?;
-    drop(files);
+    publisher.stored(files)?;
     stages.mark("the reports list and the search index written");
     let w = publisher.finish(&root, publish::Sweep::All)?;
     stages.mark("sync, switch the root, remove stale files");

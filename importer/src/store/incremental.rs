@@ -355,21 +355,49 @@ fn rebuilt(
 }
 
 /// The search terms of the dataset's reports but those `dropped` (rewritten or gone): its index
-/// turned around, or, for a dataset from before the index, the terms of every document of `all`;
-/// and the old index's files (its own and those it names), to remove once the new one is written.
+/// turned around (`index`, read by `OldLists::read`), or, for a dataset from before the index, the
+/// terms of every document of `all`; and the old index's files (its own and those it names), to
+/// remove once the new one is written.
 fn old_terms(
     dir: &Path,
-    root: &Root,
+    index: Option<(pack::Terms, Vec<String>)>,
     all: &[model::ReportSummary],
     dropped: &dyn Fn(&str) -> bool,
 ) -> Result<(pack::Terms, Vec<String>), String> {
-    let mut terms = pack::Terms::default();
-    if root.search.is_empty() {
+    let Some((mut terms, files)) = index else {
+        let mut terms = pack::Terms::default();
         for r in all.iter().filter(|r| !dropped(&r.id)) {
             terms.add(&read::<ReportDoc>(dir, &paths::report_doc(&r.id))?);
         }
         return Ok((terms, Vec::new()));
+    };
+    terms.reports.values_mut().for_each(|ids| ids.retain(|id| !dropped(id)));
+    Ok((terms, files))
+}
+
+/// What `--into` reads of the old lists, beside the testcases' build (it needs nothing of it).
+struct OldLists {
+    /// Every old summary (the list's pages; a dataset without pages has only `newest`).
+    summaries: Vec<model::ReportSummary>,
+    /// The old search index turned around: every term's reports, and its files; `None` for a
+    /// dataset from before the index.
+    index: Option<(pack::Terms, Vec<String>)>,
+}
+
+impl OldLists {
+    fn read(dir: &Path, root: &Root) -> Result<OldLists, String> {
+        let mut summaries: Vec<model::ReportSummary> = root.newest.clone();
+        for p in &root.pages {
+            summaries.extend(read::<model::ReportPage>(dir, p)?.reports);
+        }
+        let index = if root.search.is_empty() { None } else { Some(old_index(dir, root)?) };
+        Ok(OldLists { summaries, index })
     }
+}
+
+/// Every term of the published search index with its reports, and the index's files.
+fn old_index(dir: &Path, root: &Root) -> Result<(pack::Terms, Vec<String>), String> {
+    let mut terms = pack::Terms::default();
     let index: model::search::SearchIndex = read(dir, &root.search)?;
     let mut files: Vec<String> = index.files().collect();
     files.push(root.search.clone());
@@ -394,7 +422,7 @@ fn old_terms(
                     .into_iter()
                     .map(|o| ids.get(o as usize).cloned().ok_or_else(|| format!("{rel}: {}: no report {o}", p.term)));
                 let listed = listed.collect::<Result<Vec<String>, String>>()?;
-                terms.reports.entry(p.term).or_default().extend(listed.into_iter().filter(|id| !dropped(id)));
+                terms.reports.entry(p.term).or_default().extend(listed);
             }
         }
     }
@@ -428,11 +456,18 @@ pub fn add_with_state(
     let (new, dups_new) = dedup_documents(new);
     let writing = |e: std::io::Error| format!("writing {}: {e}", dir.display());
     let publisher = Publisher::new(dir).map_err(writing)?;
-    let mut t = match from_published(dir, &root, &new, opts, &publisher)? {
-        Some(t) => t,
-        None => rebuilt(dir, &root, new, opts, &publisher)?,
-    };
-    stages.mark("into: the testcases built, packed and written");
+    let (t, lists) = std::thread::scope(|s| {
+        // the old lists do not depend on the testcases: read beside their build
+        let lists = s.spawn(|| OldLists::read(dir, &root));
+        let t = match from_published(dir, &root, &new, opts, &publisher) {
+            Ok(Some(t)) => Ok(t),
+            Ok(None) => rebuilt(dir, &root, new, opts, &publisher),
+            Err(e) => Err(e),
+        };
+        (t, lists.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    let (mut t, lists) = (t?, lists?);
+    stages.mark("into: the testcases built, packed and written (the old lists read beside)");
     let ids: BTreeSet<&str> = t.reports.iter().map(|r| r.id.as_str()).collect();
     let mut entries: Vec<model::TestcaseEntry> =
         root.testcases.iter().filter(|e| !t.testcases.contains(&e.name)).cloned().collect();
@@ -441,13 +476,8 @@ pub fn add_with_state(
     let mut files: Vec<pack::File> = Vec::new();
     files.extend(t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(pack::report_file));
     files.extend(pack::script_files(&t.scripts));
-    // every old summary (the list's pages; a dataset without pages has only `newest`)
-    let mut old: Vec<model::ReportSummary> = root.newest.clone();
-    for p in &root.pages {
-        old.extend(read::<model::ReportPage>(dir, p)?.reports);
-    }
     let (mut summaries, before): (Vec<model::ReportSummary>, Vec<model::ReportSummary>) =
-        old.into_iter().partition(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id));
+        lists.summaries.into_iter().partition(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id));
     let gone = scripts_gone(dir, &t.reports, &t.old_scripts, &summaries);
     summaries.extend(t.reports.iter().map(model::ReportSummary::listed));
     let total = root.totals.reports + ids.len() - t.old_ids.len();
@@ -464,11 +494,11 @@ pub fn add_with_state(
     let (page_files, pages_gone) = crate::store::pages::incremental_files(&all, &t.reports, &changed, &before, &kept);
     files.extend(page_files);
     stages.mark("into: the reports' pages");
-    let (mut terms, old_index) = old_terms(dir, &root, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
+    let (mut terms, old_index) = old_terms(dir, lists.index, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
     t.reports.iter().for_each(|d| terms.add(d));
-    stages.mark("into: the search index read");
-    let (mut new_root, pages) = pack::root(entries, total, all, terms);
-    files.extend(pages);
+    stages.mark("into: the search index's terms");
+    let (mut new_root, lists) = pack::root(entries, total, all, terms, publisher.known());
+    publisher.stored(lists).map_err(writing)?;
     stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());

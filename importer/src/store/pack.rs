@@ -316,21 +316,23 @@ pub fn newest_first(mut all: Vec<ReportSummary>) -> Vec<ReportSummary> {
     all
 }
 
-/// The pages of the reports list over `all` (newest first), and their paths in order.
+/// The pages of the reports list over `all` (newest first) as JSON (`Stored::of`), and their paths
+/// in order.
 pub fn report_pages(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
     let files: Vec<File> = all.chunks(PAGE).map(|chunk| page_file(chunk.to_vec())).collect();
     let names = files.iter().map(|f| f.0.clone()).collect();
     (files, names)
 }
 
-/// One file of the reports list (a page, or the reports of some jobs), named by its bytes.
+/// One file of the reports list (a page, or the reports of some jobs) as JSON, named by its bytes.
 fn page_file(reports: Vec<ReportSummary>) -> File {
     let bytes = json(&ReportPage { schema: SCHEMA_VERSION, reports });
-    (paths::report_page(&paths::content_hash(&bytes)), at_rest(&bytes))
+    (paths::report_page(&paths::content_hash(&bytes)), bytes)
 }
 
 /// The reports of `all` (newest first) grouped by job into a power of two of files of about
-/// `BY_JOB` reports (`Root::by_job`), and their paths by bucket ("" for an empty one).
+/// `BY_JOB` reports (`Root::by_job`) as JSON (`Stored::of`), and their paths by bucket ("" for an
+/// empty one).
 pub fn by_job_files(all: &[ReportSummary]) -> (Vec<File>, Vec<String>) {
     let n = all.len().div_ceil(BY_JOB).next_power_of_two() as u32;
     let mut buckets: Vec<Vec<ReportSummary>> = vec![Vec::new(); n as usize];
@@ -395,6 +397,12 @@ impl Terms {
 /// term's reports newest first (the newest `POSTINGS_MAX`, capped), and the reports' summaries
 /// (`search::Segment`); the capped terms listed apart.
 pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
+    let (files, index) = search_json(all, terms);
+    (files.into_iter().map(|(rel, bytes)| (rel, at_rest(&bytes))).collect(), index)
+}
+
+/// `search_files` as JSON, not yet stored (`Stored::of`).
+fn search_json(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIndex) {
     use model::search::{Posting, POSTINGS_MAX};
     let mut index = SearchIndex {
         schema: SCHEMA_VERSION,
@@ -431,11 +439,11 @@ pub fn search_files(all: &[ReportSummary], terms: Terms) -> (Vec<File>, SearchIn
     if !common.is_empty() {
         let bytes = json(&model::search::CommonTerms { schema: SCHEMA_VERSION, terms: common });
         index.common = paths::search_named(&paths::content_hash(&bytes));
-        files.push((index.common.clone(), at_rest(&bytes)));
+        files.push((index.common.clone(), bytes));
     }
     index.main = segment_files(main, &old, &mut files);
     index.recent = segment_files(recent, &new, &mut files);
-    files.push((index_path(&index), at_rest(&json(&index))));
+    files.push((index_path(&index), json(&index)));
     (files, index)
 }
 
@@ -485,24 +493,62 @@ fn segment_files(
     };
     for (b, bytes) in shards.into_iter().enumerate() {
         if let Some(bytes) = bytes {
-            files.push((paths::search_file(&segment.dir, 't', b as u32), at_rest(&bytes)));
+            files.push((paths::search_file(&segment.dir, 't', b as u32), bytes));
         }
     }
     for (b, bytes) in pages.into_iter().enumerate() {
-        files.push((paths::search_file(&segment.dir, 's', b as u32), at_rest(&bytes)));
+        files.push((paths::search_file(&segment.dir, 's', b as u32), bytes));
     }
     segment
 }
 
+/// Files to write, and the files already in the directory that they name (`Known`), kept as they
+/// are: what a publish writes and counts (`Publisher::stored`).
+#[derive(Default)]
+pub struct Stored {
+    pub files: Vec<File>,
+    /// Path and size of each file already there.
+    pub kept: Vec<(String, u64)>,
+}
+
+impl Stored {
+    /// JSON files named by a hash of their bytes, as stored (`at_rest`), in parallel: one already
+    /// in the directory is kept, not compressed again (the same name is the same bytes).
+    pub fn of(json: Vec<File>, known: &Known) -> Stored {
+        use rayon::prelude::*;
+        let done: Vec<Result<File, (String, u64)>> = json
+            .into_par_iter()
+            .map(|(rel, bytes)| match known.size(&rel) {
+                Some(len) => Err((rel, len)),
+                None => Ok((rel.clone(), at_rest(&bytes))),
+            })
+            .collect();
+        let mut out = Stored::default();
+        for f in done {
+            match f {
+                Ok(file) => out.files.push(file),
+                Err(kept) => out.kept.push(kept),
+            }
+        }
+        out
+    }
+}
+
 /// The root over testcase entries and every report's summary (any order), stamped with its
 /// generation, and the files it names: the reports list in pages, by job, and the search index
-/// over `terms`.
-pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummary>, terms: Terms) -> (Root, Vec<File>) {
+/// over `terms` (those already in the directory, `known`, kept).
+pub fn root(
+    testcases: Vec<TestcaseEntry>,
+    reports: usize,
+    all: Vec<ReportSummary>,
+    terms: Terms,
+    known: &Known,
+) -> (Root, Stored) {
     let all = newest_first(all);
     let (mut files, pages) = report_pages(&all);
     let (by_job_files, by_job) = by_job_files(&all);
     files.extend(by_job_files);
-    let (search_files, index) = search_files(&all, terms);
+    let (search_files, index) = search_json(&all, terms);
     let search = index_path(&index);
     files.extend(search_files);
     let newest = all.into_iter().take(NEWEST).collect();
@@ -512,7 +558,7 @@ pub fn root(testcases: Vec<TestcaseEntry>, reports: usize, all: Vec<ReportSummar
     root.search = search;
     root.generation.clear();
     root.generation = paths::content_hash(&json(&root));
-    (root, files)
+    (root, Stored::of(files, known))
 }
 
 fn root_of(mut testcases: Vec<TestcaseEntry>, reports: usize, newest: Vec<ReportSummary>) -> Root {
@@ -558,8 +604,8 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
     files.extend(crate::store::pages::report_files(&docs, &all, &peers));
     let newest = all.first().and_then(|s| data.reports.iter().find(|d| d.id == s.id));
     let lists = Lists { newest, reports: data.reports.len(), terms: Terms::of(&data.reports), trends };
-    let (rest, root) = list_files(entries, lists, &data.scripts, all, &peers);
-    files.extend(rest);
+    let (rest, root) = list_files(entries, lists, &data.scripts, all, &peers, &none);
+    files.extend(rest.files);
     (files, root)
 }
 
@@ -576,25 +622,47 @@ pub struct Lists<'a> {
 /// The files of a full build besides the testcases', the report documents and their pages
 /// (scripts, the reports list, the first screen and the lists as pages), and the root over the
 /// testcases' entries. `all`: every report's summary newest first (`newest_first`), `peers` over it
-/// (the report pages were made from the same).
+/// (the report pages were made from the same); those already in the directory (`known`) kept.
 pub fn list_files(
     entries: Vec<TestcaseEntry>,
     lists: Lists,
     scripts: &BTreeMap<String, String>,
     all: Vec<ReportSummary>,
     peers: &crate::store::pages::Peers,
-) -> (Vec<File>, Root) {
-    let mut files = script_files(scripts);
+    known: &Known,
+) -> (Stored, Root) {
     let trends = |tc: &str| lists.trends.get(tc).cloned();
-    files.extend(crate::store::pages::list_pages(&all, NEWEST, lists.newest, peers, &trends));
-    let (root, pages) = root(entries, lists.reports, all, lists.terms);
-    files.extend(pages);
-    (files, root)
+    let pages = crate::store::pages::list_pages(&all, NEWEST, lists.newest, peers, &trends);
+    let (root, mut stored) = root(entries, lists.reports, all, lists.terms, known);
+    stored.files.extend(script_files(scripts));
+    stored.files.extend(pages);
+    (stored, root)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A list's file already in the directory is kept as it is (counted, not compressed again);
+    /// the others are stored as `at_rest` makes them, in the order given.
+    #[test]
+    fn stored_keeps_what_the_directory_has_and_compresses_the_rest() {
+        let dir = std::env::temp_dir().join(format!("lkpx-stored-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("l")).unwrap();
+        std::fs::write(dir.join("l/a.json.gz"), b"old bytes").unwrap();
+        let json: Vec<File> = ["l/a.json.gz", "l/b.json.gz", "l/c.json.gz"]
+            .iter()
+            .map(|rel| (rel.to_string(), format!("{{\"{rel}\":1}}\n").into_bytes()))
+            .collect();
+        let s = Stored::of(json.clone(), &Known::at(&dir));
+        assert_eq!(s.kept, [("l/a.json.gz".to_string(), 9)]);
+        let want: Vec<File> = json[1..].iter().map(|(r, b)| (r.clone(), at_rest(b))).collect();
+        assert_eq!(s.files, want);
+        let none = Stored::of(json.clone(), &Known::none());
+        assert_eq!((none.files.len(), none.kept.len()), (3, 0), "nothing known: every file made");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn pages_of(changes: Vec<ChangeRecord>, jobs: &[model::Job]) -> Vec<Vec<ChangeRecord>> {
         changes_pages("t", changes, jobs).0.into_iter().map(|p| p.changes).collect()

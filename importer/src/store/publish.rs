@@ -131,15 +131,21 @@ impl Publisher {
     /// its root entry and the trend its page shows (`Built`).
     pub fn testcase(&self, mut p: crate::store::pack::Packed) -> std::io::Result<Built> {
         let trend = p.trend.take();
-        self.write(&p.files)?;
+        self.stored(crate::store::pack::Stored { files: std::mem::take(&mut p.files), kept: p.kept })?;
+        Ok(Built { entry: p.entry, trend })
+    }
+
+    /// Files written (`write`), and those already there counted and kept.
+    pub fn stored(&self, s: crate::store::pack::Stored) -> std::io::Result<()> {
+        self.write(&s.files)?;
         let mut d = self.done();
-        for (rel, len) in p.kept {
+        for (rel, len) in s.kept {
             d.written.count(&rel, len, false);
             d.written.reused += 1;
             let path = self.out.join(&rel);
             d.keep.insert(path);
         }
-        Ok(Built { entry: p.entry, trend })
+        Ok(())
     }
 
     /// The value files already in the directory (`Known`), for `pack::testcase_files`.
@@ -147,8 +153,14 @@ impl Publisher {
         &self.known
     }
 
-    /// Write `files` beside the old ones (a file already there with these bytes is left alone).
+    /// Write `files` beside the old ones (a file already there with these bytes is left alone), in
+    /// parallel: a daily import rewrites hundreds of pages and chunks.
     pub fn write(&self, files: &[File]) -> std::io::Result<()> {
+        use rayon::prelude::*;
+        files.par_chunks(32).try_for_each(|part| self.write_part(part))
+    }
+
+    fn write_part(&self, files: &[File]) -> std::io::Result<()> {
         let mut dirs = BTreeSet::new();
         for (rel, bytes) in files {
             let path = self.out.join(rel);
