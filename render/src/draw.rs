@@ -185,7 +185,7 @@ fn draw_points<DB: DrawingBackend>(
     for series in &data.series {
         let c = rgb(series.color);
         let alone = |slot: usize| {
-            let has = |i: Option<usize>| i.and_then(|i| series.agg.get(i)).is_some_and(|a| a.is_some());
+            let has = |i: Option<usize>| i.is_some_and(|i| series.agg[i].is_some());
             !has(slot.checked_sub(1)) && !has(Some(slot + 1))
         };
         let rings: Vec<usize> = match m.ring_bucket {
