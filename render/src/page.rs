@@ -130,15 +130,17 @@ pub struct Around<'a> {
     pub naming: Vec<&'a ReportSummary>,
 }
 
-/// A report as an `<article>`: head, its headline metric's record and its commit's other reports,
-/// the job's other reports, every table with every row, the reproduce script's link.
+/// A report as an `<article>`: subject and headlines, its headline metric's record (its signs of
+/// noise beside the headlines) and its commit's other reports, the commits and jobs, the job's
+/// other reports, every table with every row, the reproduce script's link.
 pub fn report_article(d: &ReportDoc, around: &Around) -> Html {
     let me = ReportSummary::listed(d);
     let tables = report::tables(d, &|_| 0);
     let mut out = Html::new();
     put!(out, "<article class=\"report\" data-testid=\"report-page\" data-report-id=\"{}\">", d.id);
-    out.html(&report::head_html(d, &|_| None));
+    out.html(&report::head_top(d));
     out.lit(AROUND_OPEN).html(&record_part(&me, around)).lit(AROUND_CLOSE);
+    out.html(&report::head_facts(d, &|_| None));
     out.lit(HISTORY_OPEN).html(&history_part(&me, around)).lit(HISTORY_CLOSE);
     out.html(&report::tables_html(&tables, &TableFilter { all: true, ..Default::default() }, report::Form::Page));
     if let Some(h) = &d.script {
@@ -375,6 +377,35 @@ mod tests {
                 && html.ends_with("<link rel=\"stylesheet\" href=\"main.css\"></body></html>\n"),
             "{html}"
         );
+    }
+
+    /// The record's signs of noise stand beside the headlines: the record comes after the
+    /// headlines (and the replies), before the commits, the jobs and the tables.
+    #[test]
+    fn a_reports_record_and_its_noise_hint_follow_its_headlines() {
+        let mut d = doc("[btrfs] 6.0% regression");
+        d.notes = vec!["not a regression".into()];
+        d.headlines[0].change = Some(-6.0);
+        d.sections[0].machine = Some("lkp-1".into());
+        let me = ReportSummary::listed(&d);
+        let flip = ReportSummary {
+            id: "b".into(),
+            message_id: Some("b@lkp".into()),
+            change: Some(7.0),
+            word: "improvement".into(),
+            ..me.clone()
+        };
+        let html = report_page(&d, &Around { record: vec![&flip], ..Default::default() }).into_string();
+        let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle} in {html}"));
+        let order = [
+            at("data-testid=\"report-headline\""),
+            at("data-testid=\"report-notes\""),
+            at("data-testid=\"noise-hint\""),
+            at("data-testid=\"report-commit\""),
+            at("data-testid=\"job-history\""),
+            at("data-testid=\"report-table\""),
+        ];
+        assert!(order.is_sorted(), "{order:?}");
     }
 
     #[test]

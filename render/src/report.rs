@@ -210,9 +210,16 @@ pub fn short_date(d: &str) -> String {
     d.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
 }
 
-/// The head of a report page: subject, date, headlines, the replies' notes, commits (linked by
-/// `commit_url`), jobs, lore and materials links.
+/// The head of a report page: `head_top`, then `head_facts`. A report's page shows its metric's
+/// record between the two, so that the signs of noise stand beside the headlines.
 pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> Html {
+    let mut out = head_top(d);
+    out.html(&head_facts(d, commit_url));
+    out
+}
+
+/// A report's subject, date, headlines and the replies' notes.
+pub fn head_top(d: &ReportDoc) -> Html {
     let mut out = Html::new();
     put!(
         out,
@@ -242,6 +249,12 @@ pub fn head_html(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> 
         }
         out.lit("</div>");
     }
+    out
+}
+
+/// A report's commits (linked by `commit_url`), jobs, lore and materials links.
+pub fn head_facts(d: &ReportDoc, commit_url: &dyn Fn(&str) -> Option<String>) -> Html {
+    let mut out = Html::new();
     out.lit("<table class=\"facts\">");
     for (i, c) in d.commits.iter().enumerate() {
         let role = if i == 0 { "commit" } else { "base" };

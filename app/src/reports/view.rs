@@ -712,7 +712,8 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     let tables = Arc::new(reports::tables(&d, &move |m| c2.direction(m)));
     let c3 = cat.clone();
     // the catalog's link (it may know the full id from a git log), else the document's own
-    let head = reports::head_html(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()))
+    let top = reports::head_top(&d).into_string();
+    let facts = reports::head_facts(&d, &move |id| c3.commit_pos(id).and_then(|i| c3.index.commits[i].url.clone()))
         .into_string();
     let all = RwSignal::new(false);
     let (t2, id) = (tables.clone(), d.id.clone());
@@ -749,8 +750,9 @@ fn report_page(d: Arc<ReportDoc>, mail: Option<Arc<Upload>>) -> impl IntoView {
     };
     view! {
         <article class="report" class:from-mail=mail.is_some() data-testid="report-page" data-report-id=d.id.clone()>
-            <div inner_html=head></div>
+            <div inner_html=top></div>
             {mail.is_none().then(|| view! { <Around doc=d.clone() /> })}
+            <div inner_html=facts></div>
             <JobHistory doc=d.clone() />
             <div on:click=on_click on:change=on_change inner_html=body></div>
             <h3>"Reproduce"</h3>
