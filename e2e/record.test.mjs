@@ -235,6 +235,14 @@ test('the app keeps the page record when it takes over, and opening the other re
     const box = page.getByTestId('same-commit');
     await box.waitFor();
     assert.match(await box.innerText(), /linux-next/);
+    // the record (and its signs of noise) stands beside the headlines: after them, before the commits
+    const order = await page.evaluate(() => {
+      const at = (id) => document.querySelector(`article.report [data-testid=${id}]`);
+      const [h, r, c] = ['report-headline', 'metric-record', 'report-commit'].map(at);
+      const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return h && r && c ? before(h, r) && before(r, c) : `missing: ${[h, r, c].map((e) => !!e)}`;
+    });
+    assert.equal(order, true, 'the record follows the headlines and precedes the commits');
     const link = box.locator(`a[href="m/${next.message_id}/"]`);
     assert.equal(await link.count(), 1);
     await link.click();
