@@ -217,6 +217,14 @@ pub(crate) fn series_stage<'a>(
 /// One row's observations (one per column) appended to its series. Reports are taken in order,
 /// so the series' observations of this report are the ones at its end.
 pub(crate) fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32], report: u32) {
+    if p.commit.capacity() == 0 {
+        // a new series: room for this row's points only (most series get no more, and millions of
+        // them wait together for the testcase's last report; a push would leave room for four)
+        macro_rules! exact {
+            ($($f:ident),*) => { $( p.$f.reserve_exact(cols.len()); )* };
+        }
+        exact!(commit, mean, stddev_pct, runs, report, change, base);
+    }
     for (c, &commit) in cols.iter().enumerate() {
         let (mean, fails) = if r.kind == RowKind::Fail {
             let f = r.fails.get(c).copied().flatten();
