@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Changes: stated by reports, and steps found along series.
 pub(crate) fn changes_stage(
-    series: &[((u32, String), Points)],
+    series: &[super::series::KeyedPoints],
     headlines: &[Headline],
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {

@@ -8,7 +8,7 @@ use self::headlines::{headlines_stage, is_kpi, testcase_info};
 use self::options::{FastHash, Options};
 use self::series::{jobs_stage, points_stage, usable};
 use model::date::parse_date;
-use model::{ChangeRecord, ChangeSource, Index, MetricInfo, Points, ReportDoc, Totals, SCHEMA_VERSION};
+use model::{ChangeRecord, ChangeSource, Index, MetricInfo, ReportDoc, Totals, SCHEMA_VERSION};
 use reader::doc::Document;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -211,7 +211,7 @@ pub struct TestcaseData {
     /// Positions local to this testcase; file names filled by `pack::testcase_files`.
     pub catalog: Index,
     /// Every series of the testcase, by (job position, metric), in that key's order.
-    pub series: Vec<((u32, String), Points)>,
+    pub series: Vec<series::KeyedPoints>,
     /// Stated and detected changes.
     pub changes: Vec<ChangeRecord>,
     pub rows: usize,

@@ -42,11 +42,16 @@ pub(crate) fn jobs_after(mut jobs: Vec<Job>, docs: &[Document]) -> (Vec<Job>, Jo
     (jobs, JobPos(by_ptr))
 }
 
+/// A series as a build holds it: its key (job position, metric) and its points, boxed: a big
+/// testcase holds millions of them, and they are moved (gathered, sorted) as their keys and a
+/// pointer, not as a dozen vectors' heads.
+pub type KeyedPoints = ((u32, String), Box<Points>);
+
 /// What the points stage collects.
 #[derive(Default)]
 pub(crate) struct Collected<'a> {
     pub reports: Vec<ReportMeta>,
-    pub series: Vec<((u32, String), Points)>,
+    pub series: Vec<KeyedPoints>,
     pub fail_metrics: HashSet<&'a str, FastHash>,
     pub perf_metrics: HashSet<&'a str, FastHash>,
     pub rows: usize,
@@ -160,7 +165,7 @@ pub(crate) fn report_meta(
 /// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name).
 #[derive(Default)]
 pub(crate) struct SeriesPart<'a> {
-    series: Vec<((u32, String), Points)>,
+    series: Vec<KeyedPoints>,
     fail_metrics: HashSet<&'a str, FastHash>,
     perf_metrics: HashSet<&'a str, FastHash>,
 }
@@ -201,7 +206,7 @@ pub(crate) fn series_stage<'a>(
                         }
                         let key = (job_pos.of(&r.job), r.metric.as_str());
                         let k = *at.entry(key).or_insert_with(|| {
-                            out.series.push(((key.0, key.1.to_string()), Points::default()));
+                            out.series.push(((key.0, key.1.to_string()), Box::default()));
                             out.series.len() as u32 - 1
                         });
                         let report = first_report + ri as u32;

@@ -59,9 +59,6 @@ fn read_old<T: serde::de::DeserializeOwned>(dir: &Path, rel: &str) -> Result<T, 
     read(dir, rel).map_err(Skip::Damaged)
 }
 
-/// Series key: (job position, metric).
-type Key = (u32, String);
-
 /// Add `docs` (this testcase's parts of the new reports, in time order) to the published
 /// testcase whose catalog is `catalog`.
 pub fn add_testcase(
@@ -135,7 +132,7 @@ fn preconditions(old: &Index, docs: &[Document], opts: &Options) -> Result<(), S
 struct Next {
     cat: Index,
     /// Series with new points, by key, with all their points.
-    series: Vec<(Key, Points)>,
+    series: Vec<build::series::KeyedPoints>,
     /// Their changes, in build order.
     changes: Vec<ChangeRecord>,
     /// Jobs of the dataset before (positions below are old jobs).
@@ -239,7 +236,7 @@ fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Ski
 /// ever failing stays so unless a new row measures it.
 fn metrics_with(
     old: &Index,
-    new: &[(Key, Points)],
+    new: &[build::series::KeyedPoints],
     fail: &HashSet<&str, rustc_hash::FxBuildHasher>,
     perf: &HashSet<&str, rustc_hash::FxBuildHasher>,
     opts: &Options,
@@ -323,8 +320,8 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
         });
         match found {
             Some(old) => {
-                let new = std::mem::take(p);
-                *p = widen(old.clone());
+                let new = std::mem::take(&mut **p);
+                **p = widen(old.clone());
                 append(p, widen(new));
                 build::series::sort_points(p);
             }
@@ -372,7 +369,7 @@ fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, kno
         by_job.entry(*j).or_default().push(SeriesData {
             job: *j,
             metric: m.clone(),
-            points: build::series::compact(p.clone()),
+            points: build::series::compact((**p).clone()),
         });
     }
     let files: Vec<JobShard> = by_job
@@ -429,7 +426,7 @@ fn chunk_files(
     let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
     let mut by_key: BTreeMap<u32, (Vec<SeriesData>, Vec<ChangeRecord>)> = BTreeMap::new();
     for ((j, m), p) in &next.series {
-        let mut points = build::series::compact(p.clone());
+        let mut points = build::series::compact((**p).clone());
         points.values = Vec::new();
         by_key.entry(key(m)).or_default().0.push(SeriesData { job: *j, metric: m.clone(), points });
     }
@@ -733,7 +730,7 @@ mod tests {
     fn add(dir: &Path, old: &Index, new: &[((u32, u32), Vec<ChangeRecord>)]) -> Result<Pages, String> {
         let mut next = Next {
             cat: Index { jobs: old.jobs.clone(), ..Default::default() },
-            series: new.iter().map(|((j, m), _)| ((*j, format!("m{m}")), Points::default())).collect(),
+            series: new.iter().map(|((j, m), _)| ((*j, format!("m{m}")), Box::default())).collect(),
             changes: new.iter().flat_map(|(_, r)| r.clone()).collect(),
             old_jobs: old.jobs.len(),
         };

@@ -122,7 +122,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     // job files first: every series of a job, with the per-run values Distribution draws
     let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
     for ((j, m), p) in series {
-        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points: crate::build::series::compact(p) });
+        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points: crate::build::series::compact(*p) });
     }
     let shards: Vec<JobShard> = by_job
         .into_iter()
