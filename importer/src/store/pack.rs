@@ -176,17 +176,17 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
 
 /// A whole catalog (its files named) as its three parts' files, and the testcase's root entry.
 pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, out: &mut Packed) {
+    use rayon::prelude::*;
     let (spine, rest, names) = split_catalog(cat, own);
-    let mut part = |p: &Index| {
-        let bytes = json(p);
-        let path = paths::catalog_rest(tc, &paths::content_hash(&bytes));
-        out.files.push((path.clone(), at_rest(&bytes)));
-        path
-    };
-    let spine = Index { rest: Some(part(&rest)), names: Some(part(&names)), ..spine };
-    let bytes = json(&spine);
-    let path = paths::catalog(tc, &paths::content_hash(&bytes));
-    out.files.push((path.clone(), at_rest(&bytes)));
+    let (rest_json, names_json) = rayon::join(|| json(&rest), || json(&names));
+    let part = |bytes: &[u8]| paths::catalog_rest(tc, &paths::content_hash(bytes));
+    let (rest_path, names_path) = (part(&rest_json), part(&names_json));
+    let spine = Index { rest: Some(rest_path.clone()), names: Some(names_path.clone()), ..spine };
+    let spine_json = json(&spine);
+    let path = paths::catalog(tc, &paths::content_hash(&spine_json));
+    // the three stored side by side: a big testcase's catalog is an `--into`'s largest file
+    let parts = [(rest_path, rest_json), (names_path, names_json), (path.clone(), spine_json)];
+    out.files.extend(parts.into_par_iter().map(|(p, json)| (p, at_rest(&json))).collect::<Vec<File>>());
     out.entry = entry(&spine, names.metrics.len(), path);
 }
 
