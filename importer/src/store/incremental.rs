@@ -497,8 +497,8 @@ pub fn add_with_state(
     let (mut terms, old_index) = old_terms(dir, lists.index, &all, &|id| ids.contains(id) || t.old_ids.contains(id))?;
     t.reports.iter().for_each(|d| terms.add(d));
     stages.mark("into: the search index's terms");
-    let (mut new_root, lists) = pack::root(entries, total, all, terms, publisher.known());
-    publisher.stored(lists).map_err(writing)?;
+    let (mut new_root, list_files) = pack::root(entries, total, all, terms, publisher.known());
+    publisher.stored(list_files).map_err(writing)?;
     stages.mark("into: the reports list and the search index");
     let mut old_files = t.old_files;
     old_files.extend(root.pages.iter().chain(root.by_job.iter().filter(|f| !f.is_empty())).cloned());
