@@ -396,32 +396,6 @@ pub async fn load_series(
     Ok((series, steps))
 }
 
-/// Two futures run side by side (polled in turn on each wake-up), both outputs when both are done.
-pub async fn both<A: std::future::Future, B: std::future::Future>(a: A, b: B) -> (A::Output, B::Output) {
-    use std::task::Poll;
-    let (mut a, mut b) = (Box::pin(a), Box::pin(b));
-    let (mut ra, mut rb) = (None, None);
-    std::future::poll_fn(|cx| {
-        if ra.is_none() {
-            if let Poll::Ready(v) = a.as_mut().poll(cx) {
-                ra = Some(v);
-            }
-        }
-        if rb.is_none() {
-            if let Poll::Ready(v) = b.as_mut().poll(cx) {
-                rb = Some(v);
-            }
-        }
-        if ra.is_some() && rb.is_some() {
-            Poll::Ready(())
-        } else {
-            Poll::Pending
-        }
-    })
-    .await;
-    (ra.expect("ready"), rb.expect("ready"))
-}
-
 /// The static page (`#static`, `render::page`) gives way to the app: removed, and the app's
 /// root (`#app`, hidden while the app loads behind the page) shown. Called once the app has drawn
 /// what the page showed (the open report) or anything else it shows instead (an error, a tab).

@@ -44,6 +44,12 @@ impl Part {
     /// The part of a catalog that is the whole view (positions unchanged).
     pub fn identity(path: &str, c: &Index) -> Part {
         let n = |len: usize| (0..len as u32).collect();
+        Part::of(path, c, n(c.commits.len()), n(c.jobs.len()), n(c.report_count()))
+    }
+
+    /// The part of catalog `c` (at `path`) whose commits, jobs and reports are at these positions
+    /// of the view.
+    fn of(path: &str, c: &Index, commits: Vec<u32>, jobs: Vec<u32>, reports: Vec<u32>) -> Part {
         Part {
             catalog: path.to_string(),
             chunks: c.chunks.clone(),
@@ -52,9 +58,9 @@ impl Part {
             chunk_keys: c.chunk_keys.clone(),
             buckets: crate::paths::chunk_count(c.totals.points),
             names_pending: c.names.is_some(),
-            commits: n(c.commits.len()),
-            jobs: n(c.jobs.len()),
-            reports: n(c.report_count()),
+            commits,
+            jobs,
+            reports,
             pending: c.is_partial(),
         }
     }
@@ -218,19 +224,9 @@ fn add_catalog(
     reports: Vec<u32>,
     metric_pos: &HashMap<&str, u32>,
 ) -> Part {
-    let part = Part {
-        catalog: path.to_string(),
-        chunks: c.chunks.clone(),
-        changes: c.changes.clone(),
-        metric_chunk: c.metrics.iter().map(|m| (m.name.clone(), m.chunk)).collect(),
-        chunk_keys: c.chunk_keys.clone(),
-        buckets: crate::paths::chunk_count(c.totals.points),
-        names_pending: c.names.is_some(),
-        commits: c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect(),
-        jobs: (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect(),
-        reports,
-        pending: c.is_partial(),
-    };
+    let commits = c.commits.iter().map(|x| commit_pos[x.id.as_str()]).collect();
+    let jobs = (idx.jobs.len() as u32..(idx.jobs.len() + c.jobs.len()) as u32).collect();
+    let part = Part::of(path, c, commits, jobs, reports);
     idx.jobs.extend(c.jobs.iter().cloned());
     for (i, r) in c.reports.iter().enumerate() {
         let merged = &mut idx.reports[part.reports[i] as usize];

@@ -436,7 +436,7 @@ pub async fn load_catalogs(testcases: Vec<String>, parts: Parts) -> Result<Arc<C
                 None => Ok(None),
             }
         };
-        let (rest, names) = web::both(load(rest), load(names)).await;
+        let (rest, names) = futures::future::join(load(rest), load(names)).await;
         if let Some((rel, r)) = rest? {
             let malformed = |e| format!("could not load {}{rel}: malformed file: {e}", web::DATA_DIR);
             c.with_rest((*r).clone()).map_err(malformed)?;

@@ -268,7 +268,7 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     let shards = with_old_points(dir, next)?;
     next.changes = build::changes::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
     stages.mark(&format!("{tc}: delta: old points read, changes found"));
-    let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new(), trend: None };
+    let mut out = Packed { entry: Default::default(), stored: Default::default(), trend: None };
     let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
     stages.mark(&format!("{tc}: delta: changes pages"));
     let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
@@ -475,12 +475,12 @@ fn chunk_files(
 /// (each must be there and not empty: a full build would write it)
 fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) -> Result<(), Skip> {
     let made: HashSet<String> =
-        out.files.iter().map(|f| f.0.clone()).chain(out.kept.iter().map(|k| k.0.clone())).collect();
+        out.stored.files.iter().map(|f| f.0.clone()).chain(out.stored.kept.iter().map(|k| k.0.clone())).collect();
     let named = cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes);
     let rest: BTreeSet<&String> = named.filter(|p| !made.contains(*p)).collect();
     for rel in rest {
         match std::fs::metadata(dir.join(rel)) {
-            Ok(m) if m.is_file() && m.len() > 0 => out.kept.push((rel.clone(), m.len())),
+            Ok(m) if m.is_file() && m.len() > 0 => out.stored.kept.push((rel.clone(), m.len())),
             _ => return damaged(format!("{rel}: missing or empty")),
         }
     }
@@ -734,20 +734,20 @@ mod tests {
             changes: new.iter().flat_map(|(_, r)| r.clone()).collect(),
             old_jobs: old.jobs.len(),
         };
-        let mut out = Packed { entry: Default::default(), files: Vec::new(), kept: Vec::new(), trend: None };
+        let mut out = Packed { entry: Default::default(), stored: Default::default(), trend: None };
         match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
             Ok(_) => {}
             Err(Skip::Not(why) | Skip::Merge(why) | Skip::Damaged(why)) => return Err(why),
             Err(Skip::Error(e)) => panic!("{e}"),
         }
-        let made: BTreeMap<&String, &Vec<u8>> = out.files.iter().map(|(p, b)| (p, b)).collect();
+        let made: BTreeMap<&String, &Vec<u8>> = out.stored.files.iter().map(|(p, b)| (p, b)).collect();
         let bytes = next
             .cat
             .changes
             .iter()
             .map(|p| made.get(p).map(|b| b.to_vec()).unwrap_or_else(|| std::fs::read(dir.join(p)).unwrap()))
             .collect();
-        Ok((bytes, next.cat.change_buckets, out.files.len()))
+        Ok((bytes, next.cat.change_buckets, out.stored.files.len()))
     }
 
     fn expected(records: Vec<ChangeRecord>) -> (Vec<Vec<u8>>, Vec<u32>) {

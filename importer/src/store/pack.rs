@@ -67,9 +67,8 @@ pub(crate) fn own_chunks(cat: &model::Index, n: u32) -> BTreeMap<String, u32> {
 /// directory that it names (`Known`).
 pub struct Packed {
     pub entry: TestcaseEntry,
-    pub files: Vec<File>,
-    /// Path and size of each value file already there, kept as it is.
-    pub kept: Vec<(String, u64)>,
+    /// Its files, and the value files already there, kept as they are.
+    pub stored: Stored,
     /// The trend its page shows (`render::trend::of_testcase`).
     pub trend: Option<render::html::Html>,
 }
@@ -98,11 +97,11 @@ pub(crate) fn named<T: serde::Serialize + Sync>(
         match f {
             Ok(file) => {
                 paths.push(file.0.clone());
-                out.files.push(file);
+                out.stored.files.push(file);
             }
             Err((rel, len)) => {
                 paths.push(rel.clone());
-                out.kept.push((rel, len));
+                out.stored.kept.push((rel, len));
             }
         }
     }
@@ -115,7 +114,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
     let tc = &name;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
-    let mut out = Packed { entry: TestcaseEntry::default(), files: Vec::new(), kept: Vec::new(), trend: None };
+    let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
     let n = paths::chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
@@ -186,7 +185,7 @@ pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, o
     let path = paths::catalog(tc, &paths::content_hash(&spine_json));
     // the three stored side by side: a big testcase's catalog is an `--into`'s largest file
     let parts = [(rest_path, rest_json), (names_path, names_json), (path.clone(), spine_json)];
-    out.files.extend(parts.into_par_iter().map(|(p, json)| (p, at_rest(&json))).collect::<Vec<File>>());
+    out.stored.files.extend(parts.into_par_iter().map(|(p, json)| (p, at_rest(&json))).collect::<Vec<File>>());
     out.entry = entry(&spine, names.metrics.len(), path);
 }
 
@@ -595,7 +594,7 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
             trends.insert(p.entry.name.clone(), t);
         }
         entries.push(p.entry);
-        files.extend(p.files);
+        files.extend(p.stored.files);
     }
     files.par_extend(data.reports.par_iter().map(report_file));
     let all = newest_first(data.reports.iter().map(ReportSummary::listed).collect());

@@ -131,7 +131,7 @@ impl Publisher {
     /// its root entry and the trend its page shows (`Built`).
     pub fn testcase(&self, mut p: crate::store::pack::Packed) -> std::io::Result<Built> {
         let trend = p.trend.take();
-        self.stored(crate::store::pack::Stored { files: std::mem::take(&mut p.files), kept: p.kept })?;
+        self.stored(std::mem::take(&mut p.stored))?;
         Ok(Built { entry: p.entry, trend })
     }
 
