@@ -69,9 +69,22 @@ build_debug() {
 # static pages the importer writes name it; they cannot know the app's hash).
 write_boot() {
   local dir="$1"
-  # After the page's first frame: its content is painted before the app's code runs.
+  # After the page's first contentful paint (or 3 s where a browser never reports one): the page is
+  # drawn by its own markup and inlined style before the app's code and its style are fetched.
+  # Then main.css (the app's whole style; the page's own lines are lines of it) before the app.
   cat > "$TRUNK_STAGING_DIR/boot.js" <<JS
+await new Promise((done) => {
+  const late = setTimeout(done, 3000);
+  const painted = (list, seen) => {
+    if (list.getEntriesByName('first-contentful-paint').length) { seen.disconnect(); clearTimeout(late); done(); }
+  };
+  try { new PerformanceObserver(painted).observe({ type: 'paint', buffered: true }); } catch (e) { clearTimeout(late); done(); }
+});
 await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+if (!document.querySelector('link[rel="stylesheet"][href="main.css"]')) {
+  const css = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'main.css' });
+  await new Promise((done) => { css.onload = css.onerror = done; document.head.append(css); });
+}
 const bindings = await import('./$dir/app.js');
 const wasm = await bindings.default({ module_or_path: new URL('./$dir/app_bg.wasm', import.meta.url) });
 window.wasmBindings = bindings;

@@ -11,14 +11,14 @@ use crate::report::{self, TableFilter};
 use model::{ReportDoc, ReportSummary};
 
 /// The pages' own style, inlined: lines of the site's `main.css` in its order (a test checks it),
-/// so a page paints before `main.css` arrives, and `main.css`, linked at the end of the page for
-/// the app, changes nothing of it.
+/// so a page paints with no other file, and `main.css`, which `boot.js` links for the app after
+/// the page's first paint, changes nothing of it.
 const PAGE_CSS: &str = include_str!("../../style/page.css");
 
 /// Reports per page of a static list.
 pub const LIST_PAGE: usize = 100;
 
-/// Whether a page starts the app on top of it (`boot.js`, `main.css`): every page but the lists.
+/// Whether a page starts the app on top of it (`boot.js`, which links `main.css`): every page but the lists.
 #[derive(Clone, Copy, PartialEq)]
 enum App {
     OnTop,
@@ -58,12 +58,8 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) 
     );
 }
 
-fn close(out: &mut Html, app: App) {
-    out.lit("</div>");
-    if app == App::OnTop {
-        out.lit("<link rel=\"stylesheet\" href=\"main.css\">");
-    }
-    out.lit("</body></html>\n");
+fn close(out: &mut Html) {
+    out.lit("</div></body></html>\n");
 }
 
 /// Where a report's page holds what it shows of other reports (its record and its commit's): the
@@ -194,7 +190,7 @@ pub fn report_page(d: &ReportDoc, around: &Around) -> Html {
     nav_html(&mut out, &me.testcases, None);
     out.html(&report_article(d, around));
     out.lit("</main>");
-    close(&mut out, App::OnTop);
+    close(&mut out);
     out
 }
 
@@ -224,7 +220,7 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
         out.html(&report_article(d, around));
     }
     out.lit("</section></div></main>");
-    close(&mut out, App::OnTop);
+    close(&mut out);
     out
 }
 
@@ -276,7 +272,7 @@ pub fn list_page(
         report::list_html(reports, &(0..reports.len()).collect::<Vec<_>>(), None)
     );
     out.lit("</main>");
-    close(&mut out, App::None);
+    close(&mut out);
     out
 }
 
@@ -373,8 +369,7 @@ mod tests {
         );
         assert!(html.contains("<script type=\"module\" src=\"boot.js\"></script>"), "the app starts on top");
         assert!(
-            html.contains("<style>:root {")
-                && html.ends_with("<link rel=\"stylesheet\" href=\"main.css\"></body></html>\n"),
+            html.contains("<style>:root {") && html.ends_with("</div></body></html>\n") && !html.contains("main.css"),
             "{html}"
         );
     }
