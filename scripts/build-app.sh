@@ -69,17 +69,10 @@ build_debug() {
 # static pages the importer writes name it; they cannot know the app's hash).
 write_boot() {
   local dir="$1"
-  # After the page's first contentful paint (or 3 s where a browser never reports one): the page is
-  # drawn by its own markup and inlined style before the app's code and its style are fetched.
-  # Then main.css (the app's whole style; the page's own lines are lines of it) before the app.
+  # A static page inserts it once its content is painted (render/src/page.rs, START_APP); the bare
+  # shell names it. After a frame, main.css (the app's whole style; a static page's inlined lines
+  # are lines of it), then the app.
   cat > "$TRUNK_STAGING_DIR/boot.js" <<JS
-await new Promise((done) => {
-  const late = setTimeout(done, 3000);
-  const painted = (list, seen) => {
-    if (list.getEntriesByName('first-contentful-paint').length) { seen.disconnect(); clearTimeout(late); done(); }
-  };
-  try { new PerformanceObserver(painted).observe({ type: 'paint', buffered: true }); } catch (e) { clearTimeout(late); done(); }
-});
 await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
 if (!document.querySelector('link[rel="stylesheet"][href="main.css"]')) {
   const css = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'main.css' });
@@ -114,7 +107,7 @@ link_into_page() {
   local head="<link rel=\"modulepreload\" href=\"$dir/app.js\"><link rel=\"preload\" href=\"$dir/app_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
   grep -q 'href="data/index.json"' "$html" || head="$head<link rel=\"preload\" href=\"data/index.json\" as=\"fetch\" crossorigin=\"anonymous\">"
   local body=""
-  grep -q 'src="boot.js"' "$html" || body='<script type="module" src="boot.js"></script>'
+  grep -q "'boot.js'" "$html" || body='<script type="module" src="boot.js"></script>'
   # trunk leaves the skipped rust link in place: it goes, the app's own tags come in
   HEAD="$head" BODY="$body" perl -0pi -e 's{<link data-trunk rel="rust"[^>]*data-trunk-skip[^>]*>\n?}{}; s{</head>}{$ENV{HEAD}</head>}; s{</body>}{$ENV{BODY}</body>}' "$html"
 }

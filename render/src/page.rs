@@ -25,6 +25,16 @@ enum App {
     None,
 }
 
+/// How a page starts the app on top of it (`boot.js`, inserted, so that nothing the page fetches
+/// or runs comes before its own first paint): once the page has painted its content (the first
+/// contentful paint; at the latest after 3 s, where a browser reports none); at once for an
+/// address with a query, which asks the app for another view while the page waits hidden (`q`).
+const START_APP: &str = "function b(){if(b.s)return;b.s=1;var s=document.createElement('script');\
+    s.type='module';s.src='boot.js';document.head.append(s)}\
+    if(location.search){d.className='q';b()}else{setTimeout(b,3000);\
+    try{new PerformanceObserver(function(l,o){if(l.getEntriesByName('first-contentful-paint').length){\
+    o.disconnect();b()}}).observe({type:'paint',buffered:true})}catch(e){b()}}";
+
 /// A page's `<head>` and the start of its body: `depth` folders below the site's root.
 fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) {
     out.lit(
@@ -34,23 +44,20 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) 
     if depth > 0 {
         put!(out, "<base href=\"{}\">", "../".repeat(depth).as_str());
     }
-    // an address with a query asks the app for another view: the page waits hidden for it; the
-    // theme the reader chose in the app (`lkpx-theme`, app/src/ui/theme.rs) holds before it starts
-    out.lit("<script>var d=document.documentElement;");
-    if app == App::OnTop {
-        out.lit("if(location.search)d.className='q';");
-    }
+    // the theme the reader chose in the app (`lkpx-theme`, app/src/ui/theme.rs) holds before it starts
     out.lit(
-        "try{var t=localStorage.getItem('lkpx-theme');if(t=='light'||t=='dark')d.dataset.theme=t}catch(e){}</script>",
+        "<script>var d=document.documentElement;\
+        try{var t=localStorage.getItem('lkpx-theme');if(t=='light'||t=='dark')d.dataset.theme=t}catch(e){}",
     );
+    if app == App::OnTop {
+        out.lit(START_APP);
+    }
+    out.lit("</script>");
     put!(out, "<title>{}</title>", title);
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);
     }
     out.lit("<link rel=\"icon\" href=\"data:,\"><style>").lit(PAGE_CSS).lit("</style>");
-    if app == App::OnTop {
-        out.lit("<script type=\"module\" src=\"boot.js\"></script>");
-    }
     out.lit(
         "</head>\n<body><div id=\"static\">\
         <header class=\"top\" role=\"banner\"><h1><a href=\"./\">LKP Explorer</a></h1>\
@@ -367,7 +374,10 @@ mod tests {
             html.contains("href=\"p/tc/fsmark/\">fsmark</a>") && html.contains("href=\"p/all/\">All reports</a>"),
             "{html}"
         );
-        assert!(html.contains("<script type=\"module\" src=\"boot.js\"></script>"), "the app starts on top");
+        assert!(
+            html.contains(START_APP) && !html.contains("<script type=\"module\""),
+            "the app starts on top, once painted"
+        );
         assert!(
             html.contains("<style>:root {") && html.ends_with("</div></body></html>\n") && !html.contains("main.css"),
             "{html}"
