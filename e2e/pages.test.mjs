@@ -243,6 +243,33 @@ test('the app takes a report page over: no blank frame, one copy, the same addre
   }
 });
 
+test("a report's page is painted before the app is fetched; an address with a query starts the app at once", async () => {
+  const { browser } = site.ctx;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const r = index.reports.find((r) => r.message_id && pageDir(r) === r.message_id && r.subject);
+    await page.goto(`${site.srv.url}m/${r.message_id}/`);
+    await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+    const t = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      app: performance.getEntriesByType('resource').filter((e) => /boot\.js|main\.css|app-[0-9a-f]+\//.test(e.name)).map((e) => [e.name, e.startTime]),
+    }));
+    assert.ok(t.fcp > 0, 'the page painted');
+    assert.ok(t.app.length >= 3, `boot.js, main.css and the app fetched: ${JSON.stringify(t.app)}`);
+    const early = t.app.filter(([, at]) => at < t.fcp);
+    assert.deepEqual(early, [], `fetched before the first contentful paint at ${t.fcp} ms`);
+    // a query asks the app for another view: the page waits hidden (nothing to paint), the app starts
+    const t0 = Date.now();
+    await page.goto(`${site.srv.url}m/${r.message_id}/?report=${encodeURIComponent(r.message_id)}`);
+    await page.waitForFunction(() => !document.getElementById('static') && document.querySelector('[data-testid=report-page]'));
+    assert.ok(Date.now() - t0 < 2500, `the app started at once, not after the 3 s fallback (${Date.now() - t0} ms)`);
+    assert.equal(await page.getByTestId('report-page').getAttribute('data-report-id'), r.id);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a static page takes the theme the reader chose in the app, before the app starts", async () => {
   const { browser } = site.ctx;
   const context = await browser.newContext({ colorScheme: 'light' });
