@@ -130,7 +130,7 @@ fn import_full(
     let publisher = publish::Publisher::new(out)?;
     let dups = held::dedup(&mut held, opts);
     held.sort_by_cached_key(|h| (h.time.unwrap_or(i64::MIN), h.source.clone()));
-    held.par_iter().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)))?;
+    held.par_iter_mut().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)).map(|()| h.written(out)))?;
     warn_dropped_reports(out, &held);
     stages.mark("duplicates merged, report documents written");
     let all = pack::newest_first(held.iter().map(|h| h.summary.clone()).collect());

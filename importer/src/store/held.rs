@@ -1,7 +1,8 @@
 //! A report held as its published document's stored bytes (`d/<id>.json.gz`, gzip JSON: about a
 //! twentieth of the parsed `Document`) from the moment its file is read until its testcase is
-//! built and its page written. A full import holds its reports so, and parses them back one
-//! testcase at a time: its memory grows with the largest testcase, not with its input.
+//! built and its page written; once its file is written, as that file alone (`Held::written`).
+//! A full import holds its reports so, and parses them back one testcase at a time: its memory
+//! grows with the largest testcase, not with its input.
 
 use crate::build::options::Options;
 use crate::store::pack;
@@ -28,8 +29,10 @@ pub struct Held {
     /// Its reproduce script: hash and text.
     pub script: Option<(String, String)>,
     pub summary: ReportSummary,
-    /// The report document's file: its path and stored bytes.
+    /// The report document's file: its path and stored bytes (none once `written`).
     pub file: File,
+    /// Where its file was written (`written`): the bytes are read back from there.
+    at: Option<std::path::PathBuf>,
     /// The document and its report document themselves, for the rare report with a number JSON
     /// cannot hold (`+Inf%`, a NaN run value: `serde_json` writes them `null`), which would not
     /// read back as it was.
@@ -65,8 +68,16 @@ impl Held {
             script: scripts.into_iter().next(),
             summary: ReportSummary::listed(&rd),
             file,
+            at: None,
             exact,
         }
+    }
+
+    /// Its file was written under `dir` (`publish::Publisher::write`): its bytes are let go and
+    /// read back from there when the report is (the import's memory does not hold every report).
+    pub fn written(&mut self, dir: &std::path::Path) {
+        self.at = Some(dir.join(&self.file.0));
+        self.file.1 = Vec::new();
     }
 
     /// The report document, read back from its stored bytes.
@@ -74,7 +85,13 @@ impl Held {
         if let Some(e) = &self.exact {
             return e.1.clone();
         }
-        let json = crate::store::dataset::unpacked(&self.file.0, self.file.1.clone()).expect("held bytes are gzip");
+        let bytes = match &self.at {
+            Some(path) => {
+                std::fs::read(path).unwrap_or_else(|e| panic!("{}: the import's own file: {e}", path.display()))
+            }
+            None => self.file.1.clone(),
+        };
+        let json = crate::store::dataset::unpacked(&self.file.0, bytes).expect("held bytes are gzip");
         serde_json::from_slice(&json).expect("a held report document reads back")
     }
 
@@ -234,6 +251,28 @@ mod tests {
         assert!(runs[0].as_ref().unwrap()[1].is_infinite() && runs[1].as_ref().unwrap()[0].is_nan());
         assert_eq!(h.report().sections[0].rows[0].changes, vec![Some(f64::INFINITY)]);
         assert_eq!(h.part(&h.report(), "x").sections.len(), back.sections.len());
+    }
+
+    /// Once its file is written, a held report keeps no bytes of it and reads back from the file:
+    /// the import's memory does not hold every report's document until the end.
+    #[test]
+    fn a_written_report_is_read_back_from_its_file() {
+        let weight = reader::direction::Directions::lkp_weight;
+        let opts = opts_with(&weight);
+        let d = real_mail();
+        let mut h = Held::of(&d, &opts);
+        let dir = std::env::temp_dir().join(format!("lkpx-held-{}", std::process::id()));
+        let path = dir.join(&h.file.0);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &h.file.1).unwrap();
+        h.written(&dir);
+        assert!(h.file.1.is_empty(), "its bytes let go");
+        assert_eq!(h.document(), d, "read back from the file");
+        let mut other = d.clone();
+        other.notes = vec!["2024-02-01 B: a note".into()];
+        std::fs::write(&path, &Held::of(&other, &opts).file.1).unwrap();
+        assert_eq!(h.report().notes, other.notes, "the file is what it reads");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A report's notes are in date order once held, as merging copies leaves them: a report read
