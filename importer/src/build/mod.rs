@@ -6,7 +6,7 @@ use self::commits::commits_stage;
 use self::dedup::{dedup_documents, row_count};
 use self::headlines::{headlines_stage, is_kpi, testcase_info};
 use self::options::{FastHash, Options};
-use self::series::{jobs_stage, points_stage, usable};
+use self::series::{jobs_stage, points_stage_consuming, usable};
 use model::date::parse_date;
 use model::{ChangeRecord, ChangeSource, Index, MetricInfo, ReportDoc, Totals, SCHEMA_VERSION};
 use reader::doc::Document;
@@ -229,12 +229,11 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     let (mut jobs, job_pos) = jobs_stage(&docs);
     stages.mark(&format!("{tc}: jobs"));
     let headlines = headlines_stage(&docs, &pos_of, &job_pos, opts, 0);
-    let col = points_stage(&docs, &doc_time, &pos_of, &mut jobs, &job_pos, 0);
+    // the documents are let go as their rows become points: the changes and the files are made
+    // from the series (a big testcase's documents are as large as its series)
+    let col = points_stage_consuming(docs, &doc_time, &pos_of, &mut jobs, &job_pos);
     let metrics = metrics_of(&col, opts);
     let series::Collected { reports, series, rows, .. } = col;
-    // the documents are done with: the changes and the files are made from the series (a big
-    // testcase's documents are as large as its series, and writing them out is the longest step)
-    drop(docs);
     stages.mark(&format!("{tc}: headlines, points, metrics"));
     let changes = changes_stage(&series, &headlines, &metrics);
     stages.mark(&format!("{tc}: changes"));

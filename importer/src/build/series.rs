@@ -49,75 +49,147 @@ pub type KeyedPoints = ((u32, String), Box<Points>);
 
 /// What the points stage collects.
 #[derive(Default)]
-pub(crate) struct Collected<'a> {
+pub(crate) struct Collected {
     pub reports: Vec<ReportMeta>,
     pub series: Vec<KeyedPoints>,
-    pub fail_metrics: HashSet<&'a str, FastHash>,
-    pub perf_metrics: HashSet<&'a str, FastHash>,
+    pub fail_metrics: HashSet<String, FastHash>,
+    pub perf_metrics: HashSet<String, FastHash>,
     pub rows: usize,
 }
 
 /// Reports and their observations: every usable row's value per column becomes a point; the
 /// reports are at positions from `first_report` on.
-pub(crate) fn points_stage<'a>(
-    docs: &'a [Document],
+pub(crate) fn points_stage(
+    docs: &[Document],
     doc_time: &[Option<i64>],
     pos_of: &dyn Fn(&str) -> u32,
     jobs: &mut [Job],
     job_pos: &JobPos,
     first_report: u32,
-) -> Collected<'a> {
-    let mut out = Collected::default();
-    // each section's commit positions, once
-    let cols: Vec<Vec<Vec<u32>>> = docs
-        .iter()
-        .map(|d| d.sections.iter().map(|s| s.commits.iter().map(|c| pos_of(c)).collect()).collect())
-        .collect();
-    for (ri, d) in docs.iter().enumerate() {
-        let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
-        let mut sections = Vec::new();
-        for (si, s) in d.sections.iter().enumerate() {
-            out.rows += s.rows.len();
-            let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
-            if si == 0 {
-                // the reproduce script of a report belongs to the job of its first table
-                for r in s.rows.iter().filter(|r| usable(r)) {
-                    if let Some(h) = &script_hash {
-                        jobs[job_pos.of(&r.job) as usize].script = Some(h.clone());
-                    }
-                }
-            }
-            sections.push(SectionMeta {
-                job: first_job,
-                commits: cols[ri][si].clone(),
-                rows: s.rows.len(),
-                machine: s.machine_desc.clone(),
-            });
+) -> Collected {
+    let mut points = Collector::from(first_report);
+    points.add(docs, doc_time, pos_of, jobs, job_pos);
+    points.finish()
+}
+
+/// Reports a batch of `points_stage_consuming`: few enough that a batch's documents are small
+/// beside the series, enough that the series parts' threads have work between two joins.
+const BATCH: usize = 256;
+
+/// `points_stage` of a testcase's documents (from the first report on), each batch of them let go
+/// as soon as its rows are points: a big testcase's documents take as much memory as its series,
+/// and are never held whole beside them.
+pub(crate) fn points_stage_consuming(
+    docs: Vec<Document>,
+    doc_time: &[Option<i64>],
+    pos_of: &dyn Fn(&str) -> u32,
+    jobs: &mut [Job],
+    job_pos: &JobPos,
+) -> Collected {
+    consumed_in(docs, BATCH, doc_time, pos_of, jobs, job_pos)
+}
+
+/// `points_stage_consuming` in batches of `batch` reports.
+fn consumed_in(
+    mut docs: Vec<Document>,
+    batch: usize,
+    doc_time: &[Option<i64>],
+    pos_of: &dyn Fn(&str) -> u32,
+    jobs: &mut [Job],
+    job_pos: &JobPos,
+) -> Collected {
+    let mut points = Collector::from(0);
+    let mut at = 0;
+    while !docs.is_empty() {
+        let n = batch.min(docs.len());
+        let batch: Vec<Document> = docs.drain(..n).collect();
+        points.add(&batch, &doc_time[at..at + n], pos_of, jobs, job_pos);
+        at += n;
+    }
+    points.finish()
+}
+
+/// The points stage under way: reports taken in order, a batch at a time.
+struct Collector {
+    out: Collected,
+    /// The position of the next report.
+    next: u32,
+    parts: Vec<SeriesPart>,
+}
+
+impl Collector {
+    fn from(first_report: u32) -> Collector {
+        let parts = (0..SERIES_PARTS).map(|_| SeriesPart::default()).collect();
+        Collector { out: Collected::default(), next: first_report, parts }
+    }
+
+    /// The next reports: their catalog entries, their scripts' jobs, their rows' points.
+    fn add(
+        &mut self,
+        docs: &[Document],
+        doc_time: &[Option<i64>],
+        pos_of: &dyn Fn(&str) -> u32,
+        jobs: &mut [Job],
+        job_pos: &JobPos,
+    ) {
+        use rayon::prelude::*;
+        // each section's commit positions, once
+        let cols: Vec<Vec<Vec<u32>>> = docs
+            .iter()
+            .map(|d| d.sections.iter().map(|s| s.commits.iter().map(|c| pos_of(c)).collect()).collect())
+            .collect();
+        for ((d, cols), time) in docs.iter().zip(&cols).zip(doc_time) {
+            self.out.rows += d.sections.iter().map(|s| s.rows.len()).sum::<usize>();
+            self.out.reports.push(report_entry(d, *time, cols, jobs, job_pos));
         }
-        out.reports.push(report_meta(d, doc_time[ri], script_hash, sections));
+        let first = self.next;
+        self.parts.par_iter_mut().enumerate().for_each(|(k, p)| p.add(k as u64, docs, &cols, job_pos, first));
+        self.next += docs.len() as u32;
     }
-    let parts = series_stage(docs, &cols, job_pos, first_report);
-    for p in &parts {
-        out.fail_metrics.extend(&p.fail_metrics);
-        out.perf_metrics.extend(&p.perf_metrics);
+
+    /// Every series in key order (their keys sorted, then the series permuted in place: a
+    /// `Points` is a dozen vectors, and a big testcase's series are the largest thing an import
+    /// holds), each series' observations by commit order, then report.
+    fn finish(self) -> Collected {
+        use rayon::prelude::*;
+        let Collector { mut out, parts, .. } = self;
+        let mut series = Vec::with_capacity(parts.iter().map(|p| p.series.len()).sum());
+        for p in parts {
+            out.fail_metrics.extend(p.fail_metrics);
+            out.perf_metrics.extend(p.perf_metrics);
+            series.extend(p.series);
+        }
+        series.par_iter_mut().for_each(|(_, p)| {
+            sort_points(p);
+            fit(p);
+        });
+        let mut order: Vec<u32> = (0..series.len() as u32).collect();
+        order.par_sort_unstable_by(|&a, &b| series[a as usize].0.cmp(&series[b as usize].0));
+        permute(&mut series, &order);
+        out.series = series;
+        out
     }
-    // series in key order (their keys sorted, then the series permuted in place: a `Points` is a
-    // dozen vectors, and a big testcase's series are the largest thing an import holds), each
-    // series' observations by commit order, then report
-    use rayon::prelude::*;
-    let mut series = Vec::with_capacity(parts.iter().map(|p| p.series.len()).sum());
-    for p in parts {
-        series.extend(p.series);
+}
+
+/// A report's catalog entry; its reproduce script goes to the job of its first table.
+fn report_entry(d: &Document, time: Option<i64>, cols: &[Vec<u32>], jobs: &mut [Job], job_pos: &JobPos) -> ReportMeta {
+    let script_hash = d.script.as_ref().map(|s| paths::hash_hex(s.as_bytes()));
+    let mut sections = Vec::new();
+    for (si, s) in d.sections.iter().enumerate() {
+        let first_job = s.rows.iter().find(|r| usable(r)).map(|r| job_pos.of(&r.job));
+        if let (0, Some(h)) = (si, &script_hash) {
+            for r in s.rows.iter().filter(|r| usable(r)) {
+                jobs[job_pos.of(&r.job) as usize].script = Some(h.clone());
+            }
+        }
+        sections.push(SectionMeta {
+            job: first_job,
+            commits: cols[si].clone(),
+            rows: s.rows.len(),
+            machine: s.machine_desc.clone(),
+        });
     }
-    series.par_iter_mut().for_each(|(_, p)| {
-        sort_points(p);
-        fit(p);
-    });
-    let mut order: Vec<u32> = (0..series.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| series[a as usize].0.cmp(&series[b as usize].0));
-    permute(&mut series, &order);
-    out.series = series;
-    out
+    report_meta(d, time, script_hash, sections)
 }
 
 /// `v` reordered in place so that its `i`-th item is the `order[i]`-th before (each item moved
@@ -162,12 +234,19 @@ pub(crate) fn report_meta(
     }
 }
 
-/// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name).
+/// The series of one part of the metric names (`SERIES_PARTS`, by a hash of the name), collected
+/// over batches of reports: keyed by the metric's hash, not by a name borrowed from a document,
+/// so that a batch's documents can go once its rows are points.
 #[derive(Default)]
-pub(crate) struct SeriesPart<'a> {
+struct SeriesPart {
     series: Vec<KeyedPoints>,
-    fail_metrics: HashSet<&'a str, FastHash>,
-    perf_metrics: HashSet<&'a str, FastHash>,
+    /// (job, the metric's hash) → position in `series` (positions: growing the map moves no
+    /// series).
+    at: HashMap<(u32, u64), u32, FastHash>,
+    /// The rare series whose metric's hash is that of another metric of the same job.
+    met: HashMap<(u32, String), u32, FastHash>,
+    fail_metrics: HashSet<String, FastHash>,
+    perf_metrics: HashSet<String, FastHash>,
 }
 
 /// Parts the series are collected in, each on the next free core: a big testcase (the one an
@@ -175,48 +254,50 @@ pub(crate) struct SeriesPart<'a> {
 /// together after, so the output does not depend on their number.
 pub(crate) const SERIES_PARTS: u64 = 4;
 
-/// Every usable row's observations, appended to its series in report order, in parts.
-pub(crate) fn series_stage<'a>(
-    docs: &'a [Document],
-    cols: &[Vec<Vec<u32>>],
-    job_pos: &JobPos,
-    first_report: u32,
-) -> Vec<SeriesPart<'a>> {
-    use rayon::prelude::*;
-    let part_of = |m: &str| {
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = FastHash::default().build_hasher();
-        h.write(m.as_bytes());
-        h.finish() % SERIES_PARTS
-    };
-    (0..SERIES_PARTS)
-        .into_par_iter()
-        .map(|part| {
-            let mut out = SeriesPart::default();
-            // collected by borrowed name (no key allocation per row); the map holds positions, so
-            // that growing it moves no series
-            let mut at: HashMap<(u32, &str), u32, FastHash> = HashMap::default();
-            for (ri, d) in docs.iter().enumerate() {
-                for (si, s) in d.sections.iter().enumerate() {
-                    for r in s.rows.iter().filter(|r| usable(r) && part_of(&r.metric) == part) {
-                        if r.kind == RowKind::Fail {
-                            out.fail_metrics.insert(&r.metric);
-                        } else {
-                            out.perf_metrics.insert(&r.metric);
-                        }
-                        let key = (job_pos.of(&r.job), r.metric.as_str());
-                        let k = *at.entry(key).or_insert_with(|| {
-                            out.series.push(((key.0, key.1.to_string()), Box::default()));
-                            out.series.len() as u32 - 1
-                        });
-                        let report = first_report + ri as u32;
-                        push_row_points(&mut out.series[k as usize].1, r, &cols[ri][si], report);
+/// A metric name's hash: its part is the hash modulo `SERIES_PARTS`.
+fn name_hash(m: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = FastHash::default().build_hasher();
+    h.write(m.as_bytes());
+    h.finish()
+}
+
+impl SeriesPart {
+    /// Every usable row of part `part` of these reports (the first at position `first`): its
+    /// observations appended to its series, in report order.
+    fn add(&mut self, part: u64, docs: &[Document], cols: &[Vec<Vec<u32>>], job_pos: &JobPos, first: u32) {
+        for (ri, d) in docs.iter().enumerate() {
+            for (si, s) in d.sections.iter().enumerate() {
+                for r in s.rows.iter().filter(|r| usable(r)) {
+                    let h = name_hash(&r.metric);
+                    if h % SERIES_PARTS != part {
+                        continue;
                     }
+                    let names = if r.kind == RowKind::Fail { &mut self.fail_metrics } else { &mut self.perf_metrics };
+                    if !names.contains(r.metric.as_str()) {
+                        names.insert(r.metric.clone());
+                    }
+                    let k = self.slot(job_pos.of(&r.job), &r.metric, h);
+                    push_row_points(&mut self.series[k].1, r, &cols[ri][si], first + ri as u32);
                 }
             }
-            out
-        })
-        .collect()
+        }
+    }
+
+    /// The position of the series of `metric` (hash `h`) in job `job`, a new one if none is.
+    fn slot(&mut self, job: u32, metric: &str, h: u64) -> usize {
+        let fresh = self.series.len() as u32;
+        let k = *self.at.entry((job, h)).or_insert(fresh);
+        let k = if k == fresh || self.series[k as usize].0 .1 == metric {
+            k
+        } else {
+            *self.met.entry((job, metric.to_string())).or_insert(fresh)
+        };
+        if k == fresh {
+            self.series.push(((job, metric.to_string()), Box::default()));
+        }
+        k as usize
+    }
 }
 
 /// One row's observations (one per column) appended to its series. Reports are taken in order,
@@ -328,6 +409,71 @@ pub(crate) fn compact(mut p: Points) -> Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A testcase's reports taken a batch at a time (the documents let go after each) give the
+    /// points, reports, jobs and metric kinds of them taken whole: every corpus testcase of three
+    /// reports or more, one and two reports a batch.
+    #[test]
+    fn reports_taken_a_batch_at_a_time_give_the_points_of_them_taken_whole() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/corpus");
+        let mut docs = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "txt") {
+                continue;
+            }
+            let name = path.display().to_string();
+            let text = std::fs::read(&path).unwrap();
+            let mut r = reader::file::FileResult::new(name.clone(), text.len());
+            reader::file::read_bytes(&name, &text, &mut r);
+            docs.extend(r.docs);
+        }
+        let weight = |_: &str| 0i8;
+        let opts = crate::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
+        let mut checked = 0;
+        for (tc, docs) in crate::build::split_by_testcase(docs) {
+            let docs = crate::build::sort_by_time(docs);
+            if docs.len() < 3 {
+                continue;
+            }
+            let time: Vec<Option<i64>> =
+                docs.iter().map(|d| d.date.as_deref().and_then(model::date::parse_date)).collect();
+            let (table, commits) = crate::build::commits::commits_stage(&docs, &time, &opts);
+            let pos: HashMap<&str, u32> = commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+            let pos_of = |id: &str| pos[table.canonical(id)];
+            let (jobs, job_pos) = jobs_stage(&docs);
+            let mut whole_jobs = jobs.clone();
+            let whole = points_stage(&docs, &time, &pos_of, &mut whole_jobs, &job_pos, 0);
+            assert!(!whole.series.is_empty(), "{tc}: points");
+            for batch in [1, 2] {
+                let mut got_jobs = jobs.clone();
+                let got = consumed_in(docs.clone(), batch, &time, &pos_of, &mut got_jobs, &job_pos);
+                assert_eq!(got.series, whole.series, "{tc}, {batch} a batch: series");
+                assert_eq!(got.reports, whole.reports, "{tc}, {batch} a batch: reports");
+                assert_eq!(got_jobs, whole_jobs, "{tc}, {batch} a batch: jobs and their scripts");
+                assert_eq!(
+                    (got.rows, &got.fail_metrics, &got.perf_metrics),
+                    (whole.rows, &whole.fail_metrics, &whole.perf_metrics)
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 3, "testcases of three reports or more: {checked}");
+    }
+
+    /// Two metrics of one job whose hashes meet keep a series each; the same metric in another
+    /// job has its own.
+    #[test]
+    fn metrics_whose_hashes_meet_keep_their_own_series() {
+        let mut part = SeriesPart::default();
+        let got: Vec<usize> = [(0, "a"), (0, "b"), (0, "a"), (0, "b"), (1, "a"), (0, "c")]
+            .iter()
+            .map(|&(j, m)| part.slot(j, m, 7))
+            .collect();
+        assert_eq!(got, [0, 1, 0, 1, 2, 3]);
+        let keys: Vec<(u32, &str)> = part.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
+        assert_eq!(keys, [(0, "a"), (0, "b"), (1, "a"), (0, "c")]);
+    }
 
     /// `permute` puts each item where the order says, whatever the order's cycles.
     #[test]

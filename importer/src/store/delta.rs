@@ -237,8 +237,8 @@ fn next_of(old: &Index, docs: Vec<Document>, opts: &Options) -> Result<Next, Ski
 fn metrics_with(
     old: &Index,
     new: &[build::series::KeyedPoints],
-    fail: &HashSet<&str, rustc_hash::FxBuildHasher>,
-    perf: &HashSet<&str, rustc_hash::FxBuildHasher>,
+    fail: &HashSet<String, rustc_hash::FxBuildHasher>,
+    perf: &HashSet<String, rustc_hash::FxBuildHasher>,
     opts: &Options,
 ) -> Vec<MetricInfo> {
     let mut by_name: BTreeMap<String, MetricInfo> = old.metrics.iter().map(|m| (m.name.clone(), m.clone())).collect();

@@ -119,9 +119,12 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let own = own_chunks(&cat, n);
     let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
     // job files first: every series of a job, with the per-run values Distribution draws
-    let mut by_job: BTreeMap<u32, Vec<SeriesData>> = BTreeMap::new();
+    // each vector made to its size: a big testcase's series are moved twice, a few hundred bytes
+    // each, and vectors grown by doubling would hold up to twice that
+    let mut by_job = sized(series.iter().map(|((j, _), _)| *j));
     for ((j, m), p) in series {
-        by_job.entry(j).or_default().push(SeriesData { job: j, metric: m, points: crate::build::series::compact(*p) });
+        let points = crate::build::series::compact(*p);
+        by_job.get_mut(&j).expect("counted").push(SeriesData { job: j, metric: m, points });
     }
     let shards: Vec<JobShard> = by_job
         .into_iter()
@@ -137,15 +140,12 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     stages.mark(&format!("{tc}: pack: the trend of its page"));
     // then the same series moved into the trend chunks without their runs (the trend draws means
     // and bands): only the non-empty hash buckets, in bucket order, then the own chunks
-    let mut buckets: BTreeMap<u32, TrendChunk> = BTreeMap::new();
+    let sizes = sized(shards.iter().flat_map(|s| &s.series).map(|s| chunk_key(&s.metric)));
+    let chunk = |series| TrendChunk { schema: SCHEMA_VERSION, testcase: tc.clone(), series, ..Default::default() };
+    let mut buckets: BTreeMap<u32, TrendChunk> = sizes.into_iter().map(|(b, series)| (b, chunk(series))).collect();
     for mut s in shards.into_iter().flat_map(|s| s.series) {
         s.points.values = Vec::new();
-        let b = buckets.entry(chunk_key(&s.metric)).or_insert_with(|| TrendChunk {
-            schema: SCHEMA_VERSION,
-            testcase: tc.clone(),
-            ..Default::default()
-        });
-        b.series.push(s);
+        buckets.get_mut(&chunk_key(&s.metric)).expect("counted").series.push(s);
     }
     for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
@@ -171,6 +171,15 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     catalog_files(tc, cat, &own, &mut out);
     stages.mark(&format!("{tc}: pack: catalog"));
     out
+}
+
+/// An empty vector for each key, with room for as many items as the key comes up.
+fn sized<T>(keys: impl Iterator<Item = u32>) -> BTreeMap<u32, Vec<T>> {
+    let mut n: BTreeMap<u32, usize> = BTreeMap::new();
+    for k in keys {
+        *n.entry(k).or_default() += 1;
+    }
+    n.into_iter().map(|(k, n)| (k, Vec::with_capacity(n))).collect()
 }
 
 /// A whole catalog (its files named) as its three parts' files, and the testcase's root entry.
