@@ -241,6 +241,18 @@ pub struct TrendChunk {
     pub detected: Vec<ChangeRecord>,
 }
 
+/// A `TrendChunk` written from series and changes held apart (an import's build: borrowed, not
+/// moved into a `TrendChunk`): the same fields, so the same JSON and the same value fingerprint.
+/// Its series are written without their per-run values.
+#[derive(Serialize)]
+pub struct TrendChunkOut<'a> {
+    pub schema: u32,
+    pub testcase: &'a str,
+    pub series: Vec<crate::wire::SeriesRef<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "crate::wire::changes::serialize_refs")]
+    pub detected: Vec<&'a ChangeRecord>,
+}
+
 /// `data/d/<report-id>.json`: one report (or result root) with everything it said, as read.
 /// An incremental import rebuilds a testcase from these, so they hold every input the build uses.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -585,6 +585,15 @@ pub struct JobShard {
     pub series: Vec<SeriesData>,
 }
 
+/// A `JobShard` written from series held apart (an import's build: borrowed, not moved into a
+/// `JobShard`): the same fields, so the same JSON and the same value fingerprint.
+#[derive(Serialize)]
+pub struct JobShardOut<'a> {
+    pub schema: u32,
+    pub job: &'a str,
+    pub series: Vec<wire::SeriesRef<'a>>,
+}
+
 /// `data/c/<testcase>.<hash>.json`: one page of a testcase's changes, stated by a report or
 /// detected along a series (`Index::changes`). This is what the Changes view fetches (never the
 /// first screen).

@@ -38,16 +38,30 @@ fn expand<T: Clone, E: de::Error>(col: Vec<Option<T>>, len: usize, what: &str) -
 }
 
 /// One series as `[job, metric, commit, mean, stddev_pct, runs, report, change, base, fails?, values?]`
-/// (`fails` and `values` only when non-empty; `fails` is `[]` when only `values` is there).
-struct SeriesOut<'a>(&'a SeriesData);
+/// (`fails` and `values` only when non-empty; `fails` is `[]` when only `values` is there), from a
+/// `SeriesData` or from series held apart (an import's build writes its files from its own series,
+/// borrowed: `JobShardOut`, `TrendChunkOut`). Without `values`, the per-run values are left out
+/// (a trend chunk draws means and bands).
+pub struct SeriesRef<'a> {
+    pub job: u32,
+    pub metric: &'a str,
+    pub points: &'a Points,
+    pub values: bool,
+}
 
-impl Serialize for SeriesOut<'_> {
+impl<'a> From<&'a SeriesData> for SeriesRef<'a> {
+    fn from(sd: &'a SeriesData) -> Self {
+        SeriesRef { job: sd.job, metric: &sd.metric, points: &sd.points, values: true }
+    }
+}
+
+impl Serialize for SeriesRef<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (sd, p) = (self.0, &self.0.points);
-        let tail = if !p.values.is_empty() { 2 } else { usize::from(!p.fails.is_empty()) };
+        let p = self.points;
+        let tail = if self.values && !p.values.is_empty() { 2 } else { usize::from(!p.fails.is_empty()) };
         let mut seq = s.serialize_seq(Some(9 + tail))?;
-        seq.serialize_element(&sd.job)?;
-        seq.serialize_element(&sd.metric)?;
+        seq.serialize_element(&self.job)?;
+        seq.serialize_element(self.metric)?;
         seq.serialize_element(&p.commit)?;
         seq.serialize_element(&OptCol(&p.mean))?;
         seq.serialize_element(&OptCol(&p.stddev_pct))?;
@@ -112,7 +126,7 @@ pub mod series {
     use super::*;
 
     pub fn serialize<S: Serializer>(v: &[SeriesData], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(SeriesOut))
+        s.collect_seq(v.iter().map(SeriesRef::from))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SeriesData>, D::Error> {
@@ -189,6 +203,11 @@ pub mod changes {
 
     pub fn serialize<S: Serializer>(v: &[ChangeRecord], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(v.iter().map(ChangeWire::from))
+    }
+
+    /// Changes held apart (`TrendChunkOut`), written as `serialize` writes them.
+    pub fn serialize_refs<S: Serializer>(v: &[&ChangeRecord], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| ChangeWire::from(*c)))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ChangeRecord>, D::Error> {
@@ -491,6 +510,7 @@ pub mod reports {
 
 #[cfg(test)]
 mod tests {
+    use super::SeriesRef;
     use crate::{
         ChangeKind, ChangeRecord, ChangeSource, ChangesShard, Direction, JobShard, MetricInfo, Points, SeriesData,
     };
@@ -578,6 +598,43 @@ mod tests {
             text.contains(r#"[3,"fio.write_iops",[0,4],[20200.0,null],[],[],[1,1],[null,-6.4],[null,0]]"#),
             "{text}"
         );
+    }
+
+    /// A job file and a trend chunk written from borrowed series (`JobShardOut`,
+    /// `TrendChunkOut`) are the JSON of the `JobShard` and `TrendChunk` of those series (the
+    /// chunk's without their runs), in every shape of series.
+    #[test]
+    fn borrowed_series_write_the_files_their_shapes_write() {
+        let c = ChangeRecord { source: ChangeSource::Detected, metric: "m".into(), change: -4.5, ..Default::default() };
+        for (f, v, r) in [(false, false, false), (true, false, true), (false, true, false), (true, true, true)] {
+            let all = vec![series(f, v, r), series(!f, v, !r)];
+            let shard = JobShard { schema: 2, job: "j".into(), series: all.clone() };
+            let out = crate::JobShardOut { schema: 2, job: "j", series: all.iter().map(SeriesRef::from).collect() };
+            assert_eq!(serde_json::to_string(&out).unwrap(), serde_json::to_string(&shard).unwrap());
+            let runless: Vec<SeriesData> = all
+                .iter()
+                .cloned()
+                .map(|mut s| {
+                    s.points.values = Vec::new();
+                    s
+                })
+                .collect();
+            for detected in [vec![], vec![c.clone()]] {
+                let chunk = crate::TrendChunk {
+                    schema: 2,
+                    testcase: "t".into(),
+                    series: runless.clone(),
+                    detected: detected.clone(),
+                };
+                let out = crate::TrendChunkOut {
+                    schema: 2,
+                    testcase: "t",
+                    series: all.iter().map(|s| SeriesRef { values: false, ..SeriesRef::from(s) }).collect(),
+                    detected: detected.iter().collect(),
+                };
+                assert_eq!(serde_json::to_string(&out).unwrap(), serde_json::to_string(&chunk).unwrap());
+            }
+        }
     }
 
     #[test]

@@ -397,13 +397,18 @@ fn fit(p: &mut Points) {
 
 /// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.
 pub(crate) fn compact(mut p: Points) -> Points {
+    drop_empty_columns(&mut p);
+    p
+}
+
+/// `compact` in place.
+pub(crate) fn drop_empty_columns(p: &mut Points) {
     if p.fails.iter().all(Option::is_none) {
         p.fails.clear();
     }
     if p.values.iter().all(Vec::is_empty) {
         p.values.clear();
     }
-    p
 }
 
 #[cfg(test)]

@@ -3,12 +3,14 @@
 //! import that leaves a testcase alone leaves its files alone), catalogs naming their files, and
 //! the root naming the catalogs.
 
+use crate::build::series::KeyedPoints;
 use crate::build::{Dataset, TestcaseData};
 use crate::store::known::{print, Known};
 use model::search::SearchIndex;
+use model::wire::SeriesRef;
 use model::{
-    paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShard, MetricInfo, ReportDoc, ReportPage, ReportSummary,
-    Root, SeriesData, TestcaseEntry, Totals, TrendChunk, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
+    paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShardOut, MetricInfo, ReportDoc, ReportPage,
+    ReportSummary, Root, SeriesData, TestcaseEntry, Totals, TrendChunkOut, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -111,55 +113,21 @@ pub(crate) fn named<T: serde::Serialize + Sync>(
 /// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry;
 /// the files of values `known` has are named, not serialised again.
 pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
-    let TestcaseData { name, catalog: mut cat, series, changes, .. } = t;
+    let TestcaseData { name, catalog: mut cat, mut series, changes, .. } = t;
     let tc = &name;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
+    for (_, p) in &mut series {
+        crate::build::series::drop_empty_columns(p);
+    }
+    job_files(tc, &series, &mut cat, known, &mut out);
+    stages.mark(&format!("{tc}: pack: job files"));
+    out.trend = page_trend(&cat, &series);
+    stages.mark(&format!("{tc}: pack: the trend of its page"));
     let n = paths::chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
-    let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
-    // job files first: every series of a job, with the per-run values Distribution draws
-    // each vector made to its size: a big testcase's series are moved twice, a few hundred bytes
-    // each, and vectors grown by doubling would hold up to twice that
-    let mut by_job = sized(series.iter().map(|((j, _), _)| *j));
-    for ((j, m), p) in series {
-        let points = crate::build::series::compact(*p);
-        by_job.get_mut(&j).expect("counted").push(SeriesData { job: j, metric: m, points });
-    }
-    let shards: Vec<JobShard> = by_job
-        .into_iter()
-        .map(|(j, series)| JobShard { schema: SCHEMA_VERSION, job: cat.jobs[j as usize].id.clone(), series })
-        .collect();
-    let shard_paths = named(&shards, known, &|h| paths::job_shard(tc, h), &mut out);
-    for (s, path) in shards.iter().zip(shard_paths) {
-        let j = s.series[0].job;
-        cat.jobs[j as usize].shard = path;
-    }
-    stages.mark(&format!("{tc}: pack: job files"));
-    out.trend = render::trend::of_testcase(&cat, &shards.iter().flat_map(|s| &s.series).collect::<Vec<_>>());
-    stages.mark(&format!("{tc}: pack: the trend of its page"));
-    // then the same series moved into the trend chunks without their runs (the trend draws means
-    // and bands): only the non-empty hash buckets, in bucket order, then the own chunks
-    let sizes = sized(shards.iter().flat_map(|s| &s.series).map(|s| chunk_key(&s.metric)));
-    let chunk = |series| TrendChunk { schema: SCHEMA_VERSION, testcase: tc.clone(), series, ..Default::default() };
-    let mut buckets: BTreeMap<u32, TrendChunk> = sizes.into_iter().map(|(b, series)| (b, chunk(series))).collect();
-    for mut s in shards.into_iter().flat_map(|s| s.series) {
-        s.points.values = Vec::new();
-        buckets.get_mut(&chunk_key(&s.metric)).expect("counted").series.push(s);
-    }
-    for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
-        if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
-            b.detected.push(c.clone());
-        }
-    }
-    let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
-    cat.chunk_keys = buckets.keys().copied().collect();
-    let chunks: Vec<TrendChunk> = buckets.into_values().collect();
-    cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), &mut out);
-    drop(chunks);
-    for m in &mut cat.metrics {
-        m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
-    }
+    chunk_files(tc, &series, &changes, &own, &mut cat, known, &mut out);
+    drop(series);
     stages.mark(&format!("{tc}: pack: chunks"));
     cat.change_count = changes.len();
     let (pages, buckets) = changes_pages(tc, changes, &cat.jobs);
@@ -173,13 +141,75 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     out
 }
 
-/// An empty vector for each key, with room for as many items as the key comes up.
-fn sized<T>(keys: impl Iterator<Item = u32>) -> BTreeMap<u32, Vec<T>> {
-    let mut n: BTreeMap<u32, usize> = BTreeMap::new();
-    for k in keys {
-        *n.entry(k).or_default() += 1;
+/// A series of the build as it is written (`model::wire::SeriesRef`), with or without its runs.
+fn series_ref(((job, metric), points): &KeyedPoints, values: bool) -> SeriesRef<'_> {
+    SeriesRef { job: *job, metric, points, values }
+}
+
+/// Every job's file (every series of the job, with the per-run values Distribution draws), named
+/// in its job of `cat`. The series (in job, then metric order) are written where they are, not
+/// moved into `JobShard`s: a big testcase's are the most an import holds, and moving them held
+/// them twice.
+fn job_files(tc: &str, series: &[KeyedPoints], cat: &mut Index, known: &Known, out: &mut Packed) {
+    let runs: Vec<&[KeyedPoints]> = series.chunk_by(|a, b| a.0 .0 == b.0 .0).collect();
+    let shards: Vec<JobShardOut> = runs
+        .iter()
+        .map(|run| JobShardOut {
+            schema: SCHEMA_VERSION,
+            job: &cat.jobs[run[0].0 .0 as usize].id,
+            series: run.iter().map(|s| series_ref(s, true)).collect(),
+        })
+        .collect();
+    let paths = named(&shards, known, &|h| paths::job_shard(tc, h), out);
+    drop(shards);
+    for (run, path) in runs.iter().zip(paths) {
+        cat.jobs[run[0].0 .0 as usize].shard = path;
     }
-    n.into_iter().map(|(k, n)| (k, Vec::with_capacity(n))).collect()
+}
+
+/// The trend a testcase's page shows: its headline metric's series (`render::trend`).
+fn page_trend(cat: &Index, series: &[KeyedPoints]) -> Option<render::html::Html> {
+    let metric = render::trend::metric_of(cat)?;
+    let shown: Vec<SeriesData> = series
+        .iter()
+        .filter(|((_, m), _)| m == metric)
+        .map(|((job, m), p)| SeriesData { job: *job, metric: m.clone(), points: (**p).clone() })
+        .collect();
+    render::trend::of_testcase(cat, &shown.iter().collect::<Vec<_>>())
+}
+
+/// The trend chunks: the series without their runs (the trend draws means and bands) and the
+/// steps detected along them, grouped by their metric's chunk (`own`, else its name's hash
+/// bucket): only the non-empty buckets, in bucket order, then the own chunks. Each metric of
+/// `cat` is given its chunk's position.
+fn chunk_files(
+    tc: &str,
+    series: &[KeyedPoints],
+    changes: &[ChangeRecord],
+    own: &BTreeMap<String, u32>,
+    cat: &mut Index,
+    known: &Known,
+    out: &mut Packed,
+) {
+    let n = paths::chunk_count(cat.totals.points);
+    let chunk_key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
+    let mut buckets: BTreeMap<u32, TrendChunkOut> = BTreeMap::new();
+    let empty = || TrendChunkOut { schema: SCHEMA_VERSION, testcase: tc, series: Vec::new(), detected: Vec::new() };
+    for s in series {
+        buckets.entry(chunk_key(&s.0 .1)).or_insert_with(empty).series.push(series_ref(s, false));
+    }
+    for c in changes.iter().filter(|c| c.source == ChangeSource::Detected) {
+        if let Some(b) = buckets.get_mut(&chunk_key(&c.metric)) {
+            b.detected.push(c);
+        }
+    }
+    let bucket_pos: BTreeMap<u32, u32> = buckets.keys().enumerate().map(|(i, b)| (*b, i as u32)).collect();
+    cat.chunk_keys = buckets.keys().copied().collect();
+    let chunks: Vec<TrendChunkOut> = buckets.into_values().collect();
+    cat.chunks = named(&chunks, known, &|h| paths::trend_chunk(tc, h), out);
+    for m in &mut cat.metrics {
+        m.chunk = bucket_pos.get(&chunk_key(&m.name)).copied().unwrap_or(0);
+    }
 }
 
 /// A whole catalog (its files named) as its three parts' files, and the testcase's root entry.
