@@ -129,6 +129,8 @@ fn import_full(
     use std::sync::Mutex;
     let publisher = publish::Publisher::new(out)?;
     let dups = held::dedup(&mut held, opts);
+    // the rows' keys found the reports replies quote, and merged copies: done with
+    held.iter_mut().for_each(|h| h.row_keys = Vec::new());
     held.sort_by_cached_key(|h| (h.time.unwrap_or(i64::MIN), h.source.clone()));
     held.par_iter_mut().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)).map(|()| h.written(out)))?;
     warn_dropped_reports(out, &held);
