@@ -14,31 +14,21 @@ pub(crate) fn changes_stage(
         headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
     // series by series on all cores (an incremental add rebuilds one testcase: its only parallelism),
     // gathered in series order, so the output does not depend on the scheduling; no vector per
-    // series is held (a big testcase has half a million series, most with a change or two), and
-    // each run of series' changes is cut to its size before they are gathered (millions of
-    // changes in vectors grown by doubling held twice their room)
+    // series is held (a big testcase has half a million series, most with a change or two)
     use rayon::prelude::*;
-    let runs: Vec<Vec<ChangeRecord>> = series
-        .par_chunks(4096)
-        .map(|run| {
+    series
+        .par_iter()
+        .flat_map_iter(|((j, m), p)| {
             let mut out = Vec::new();
-            for ((j, m), p) in run {
-                // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
-                let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
-                stated_changes(*j, m, p, weight, &headline_keys, &mut out);
-                if (0..p.len()).all(|k| !p.is_fail(k)) {
-                    detected_changes(*j, m, p, weight, &mut out);
-                }
+            // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
+            let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
+            stated_changes(*j, m, p, weight, &headline_keys, &mut out);
+            if (0..p.len()).all(|k| !p.is_fail(k)) {
+                detected_changes(*j, m, p, weight, &mut out);
             }
-            out.shrink_to_fit();
             out
         })
-        .collect();
-    let mut all = Vec::with_capacity(runs.iter().map(Vec::len).sum());
-    for run in runs {
-        all.extend(run);
-    }
-    all
+        .collect()
 }
 
 /// The changes the reports state for one series: each observation with a change, against the

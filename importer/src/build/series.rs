@@ -78,7 +78,9 @@ const BATCH: usize = 256;
 
 /// `points_stage` of a testcase's documents (from the first report on), each batch of them let go
 /// as soon as its rows are points: a big testcase's documents take as much memory as its series,
-/// and are never held whole beside them.
+/// and are never held whole beside them. (`job_pos` knows a row's job by the address of its `Arc`:
+/// the rows looked up are those of documents not yet let go, whose `Arc`s were all there when it
+/// was made, and no job's `Arc` is made meanwhile, so a freed address is never looked up.)
 pub(crate) fn points_stage_consuming(
     docs: Vec<Document>,
     doc_time: &[Option<i64>],
