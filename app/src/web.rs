@@ -555,8 +555,19 @@ pub async fn load_job(
     cat: std::sync::Arc<crate::catalog::Catalog>,
     job: Option<usize>,
 ) -> Result<Option<Arc<model::JobShard>>, String> {
-    let Some(j) = job.and_then(|j| cat.index.jobs.get(j)) else { return Ok(None) };
+    let Some((at, j)) = job.and_then(|j| Some((j, cat.index.jobs.get(j)?))) else { return Ok(None) };
     let part = cat.parts.get(&j.testcase).ok_or_else(|| format!("testcase {} is not loaded", j.testcase))?;
+    if let Some(r) = part.report_of(j) {
+        // one report alone measured the job: its compare file is made from that report's document
+        let Some(meta) = cat.index.reports.get(r as usize).filter(|m| !m.is_pending()) else {
+            // the catalog's rest (every report) is on its way, and the view is made anew with it
+            return std::future::pending().await;
+        };
+        let path = meta.doc();
+        let rd = load_json::<model::ReportDoc>(&path).await?;
+        let shard = part.job_of_report(&cat.index, at as u32, &rd);
+        return shard.map(|s| Some(Arc::new(s))).map_err(|e| format!("could not load {DATA_DIR}{path}: {e}"));
+    }
     let sh = load_json::<model::JobShard>(&j.shard).await?;
     let mapped =
         part.job_shard(&sh).map_err(|e| format!("could not load {DATA_DIR}{}: malformed file: {e}", j.shard))?;

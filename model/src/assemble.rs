@@ -125,6 +125,28 @@ impl Part {
         Ok(JobShard { schema: shard.schema, job: shard.job.clone(), series })
     }
 
+    /// The report (its position in the view) whose document holds every observation of `job`,
+    /// a job of this catalog that one report alone measured (`Job::report`).
+    pub fn report_of(&self, job: &crate::Job) -> Option<u32> {
+        job.report.and_then(|r| self.reports.get(r as usize).copied())
+    }
+
+    /// The compare file of job `job` (a position in `index`, the view) that one report alone
+    /// measured, made from that report's document `rd` (`JobShard::of_report`), in the view's
+    /// positions. The report must be loaded (not pending): its sections give the commits.
+    pub fn job_of_report(&self, index: &Index, job: u32, rd: &crate::ReportDoc) -> Result<JobShard, String> {
+        let j =
+            index.jobs.get(job as usize).filter(|_| self.jobs.contains(&job)).ok_or("the job is not this catalog's")?;
+        let r = self.report_of(j).ok_or_else(|| format!("job {} names no report of the catalog", j.id))?;
+        let meta = index.reports.get(r as usize).filter(|m| !m.is_pending()).ok_or("its report is not loaded")?;
+        if meta.id != rd.id {
+            return Err(format!("job {} is measured by report {}, not {}", j.id, meta.id, rd.id));
+        }
+        let own = |s: &&crate::SectionMeta| s.job.is_some_and(|x| self.jobs.contains(&x));
+        let commits: Vec<Vec<u32>> = meta.sections.iter().filter(own).map(|s| s.commits.clone()).collect();
+        Ok(JobShard::of_report(rd, j, job, r, &commits))
+    }
+
     pub fn changes(&self, shard: &ChangesShard) -> Result<ChangesShard, String> {
         let changes = shard.changes.iter().map(|c| self.change(c)).collect::<Result<_, _>>()?;
         Ok(ChangesShard { schema: shard.schema, testcase: shard.testcase.clone(), changes })

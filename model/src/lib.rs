@@ -8,6 +8,7 @@ pub mod assemble;
 pub mod changes;
 pub mod date;
 pub mod find;
+pub mod observe;
 pub mod order;
 pub mod paths;
 pub mod record;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -308,9 +309,15 @@ pub struct Job {
     /// Reproduce script (content hash) of the most recent report of this job, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
-    /// The job's compare file (every metric of the job), path relative to the data directory.
+    /// The job's compare file (every metric of the job), path relative to the data directory;
+    /// empty for a job one report alone measured (`report`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub shard: String,
+    /// The report (its position) whose rows are every observation of the job, when one report
+    /// alone measured it: its compare file is made from that report's document
+    /// (`JobShard::of_report`), not stored (schema 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<u32>,
 }
 
 /// Stable key of a job: a hash of its testcase, machine and sorted parameters.

@@ -2,6 +2,7 @@
 //! report metadata beside them.
 
 use super::options::FastHash;
+use model::observe::RowCols;
 use model::{paths, Job, Points, ReportMeta, SectionMeta};
 use reader::doc::{Document, JobKey, RowKind};
 use reader::links::{lore_url, report_id};
@@ -162,7 +163,7 @@ impl Collector {
             series.extend(p.series);
         }
         series.par_iter_mut().for_each(|(_, p)| {
-            sort_points(p);
+            p.sort_by_commit();
             fit(p);
         });
         let mut order: Vec<u32> = (0..series.len() as u32).collect();
@@ -302,57 +303,18 @@ impl SeriesPart {
     }
 }
 
-/// One row's observations (one per column) appended to its series. Reports are taken in order,
-/// so the series' observations of this report are the ones at its end.
+/// One row's observations (one per column) appended to its series (`model::Points::push_row`).
 pub(crate) fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32], report: u32) {
-    if p.commit.capacity() == 0 {
-        // a new series: room for this row's points only (most series get no more, and millions of
-        // them wait together for the testcase's last report; a push would leave room for four)
-        macro_rules! exact {
-            ($($f:ident),*) => { $( p.$f.reserve_exact(cols.len()); )* };
-        }
-        exact!(commit, mean, stddev_pct, runs, report, change, base);
-    }
-    for (c, &commit) in cols.iter().enumerate() {
-        let (mean, fails) = if r.kind == RowKind::Fail {
-            let f = r.fails.get(c).copied().flatten();
-            let n = r.runs.get(c).copied().flatten();
-            match (f, n) {
-                (Some(f), Some(n)) if n > 0 => (Some(100.0 * f as f64 / n as f64), Some(f)),
-                _ => (None, None),
-            }
-        } else {
-            (r.values.get(c).copied().flatten(), None)
-        };
-        let Some(mean) = mean.filter(|m| m.is_finite()) else { continue };
-        // the same observation twice in one report (a base column repeated per table)
-        let this_report = (0..p.len()).rev().take_while(|&k| p.report[k] == report);
-        if this_report.into_iter().any(|k| p.commit[k] == commit && p.mean[k].map(f64::to_bits) == Some(mean.to_bits()))
-        {
-            continue;
-        }
-        p.commit.push(commit);
-        p.mean.push(Some(mean));
-        p.stddev_pct.push(r.stddev_pct.get(c).copied().flatten().filter(|s| *s >= 0.0));
-        p.runs.push(r.runs.get(c).copied().flatten());
-        p.report.push(report);
-        p.change.push(if c == 0 { None } else { r.changes.get(c - 1).copied().flatten().filter(|x| x.is_finite()) });
-        p.base.push(if c == 0 { None } else { Some(cols[0]) });
-        let at = p.commit.len() - 1;
-        push_sparse(&mut p.fails, at, fails);
-        push_sparse(&mut p.values, at, r.run_values.get(c).cloned().flatten().unwrap_or_default());
-    }
-}
-
-/// A column most series never fill (failure counts, per-run values) kept empty until a point
-/// has one, then at full length (`Points::is_ragged` allows both): half a million series of a big
-/// testcase hold no room for nothing.
-fn push_sparse<T: Clone + Default + PartialEq>(col: &mut Vec<T>, at: usize, v: T) {
-    if col.is_empty() && v == T::default() {
-        return;
-    }
-    col.resize(at, T::default());
-    col.push(v);
+    let row = RowCols {
+        fail: r.kind == RowKind::Fail,
+        values: &r.values,
+        stddev_pct: &r.stddev_pct,
+        changes: &r.changes,
+        fails: &r.fails,
+        runs: &r.runs,
+        run_values: &r.run_values,
+    };
+    p.push_row(row, cols, report);
 }
 
 /// Position of a row's job, found by the address of its shared `Arc`.
@@ -369,25 +331,6 @@ pub(crate) fn usable(r: &reader::doc::Row) -> bool {
     !r.aggregate && !r.metric.is_empty() && !r.job.testcase.is_empty()
 }
 
-pub(crate) fn sort_points(p: &mut Points) {
-    let key = |i: usize| (p.commit[i], p.report[i]);
-    if (1..p.len()).all(|i| key(i - 1) <= key(i)) {
-        return; // already in order (a stable sort would not move anything)
-    }
-    let mut idx: Vec<usize> = (0..p.len()).collect();
-    idx.sort_by_key(|&i| (p.commit[i], p.report[i]));
-    macro_rules! permute {
-        ($($f:ident),*) => { $( p.$f = idx.iter().map(|&i| p.$f[i].clone()).collect(); )* };
-    }
-    permute!(commit, mean, stddev_pct, runs, report, change, base);
-    if !p.fails.is_empty() {
-        permute!(fails);
-    }
-    if !p.values.is_empty() {
-        permute!(values);
-    }
-}
-
 /// Each column's capacity cut to its length: a series grew by pushes (room for four points where
 /// most hold two), and a big testcase holds half a million of them until it is written.
 fn fit(p: &mut Points) {
@@ -399,18 +342,8 @@ fn fit(p: &mut Points) {
 
 /// Drop columns that carry nothing (no failure counts, no per-run values) to keep shards small.
 pub(crate) fn compact(mut p: Points) -> Points {
-    drop_empty_columns(&mut p);
+    p.drop_empty_columns();
     p
-}
-
-/// `compact` in place.
-pub(crate) fn drop_empty_columns(p: &mut Points) {
-    if p.fails.iter().all(Option::is_none) {
-        p.fails.clear();
-    }
-    if p.values.iter().all(Vec::is_empty) {
-        p.values.clear();
-    }
 }
 
 #[cfg(test)]
@@ -422,19 +355,7 @@ mod tests {
     /// reports or more, one and two reports a batch.
     #[test]
     fn reports_taken_a_batch_at_a_time_give_the_points_of_them_taken_whole() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/corpus");
-        let mut docs = Vec::new();
-        for e in std::fs::read_dir(dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.extension().is_none_or(|x| x != "txt") {
-                continue;
-            }
-            let name = path.display().to_string();
-            let text = std::fs::read(&path).unwrap();
-            let mut r = reader::file::FileResult::new(name.clone(), text.len());
-            reader::file::read_bytes(&name, &text, &mut r);
-            docs.extend(r.docs);
-        }
+        let docs = corpus_docs(&["txt"]);
         let weight = |_: &str| 0i8;
         let opts = crate::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
         let mut checked = 0;
@@ -468,6 +389,76 @@ mod tests {
         assert!(checked >= 3, "testcases of three reports or more: {checked}");
     }
 
+    /// The documents of the corpus files with these extensions.
+    fn corpus_docs(ext: &[&str]) -> Vec<Document> {
+        let mut docs = Vec::new();
+        for dir in ["/../fixtures/corpus", "/../fixtures/corpus/raw"] {
+            for e in std::fs::read_dir(format!("{}{dir}", env!("CARGO_MANIFEST_DIR"))).unwrap() {
+                let path = e.unwrap().path();
+                if path.extension().is_none_or(|x| !ext.iter().any(|e| x == *e)) {
+                    continue;
+                }
+                let name = path.display().to_string();
+                let text = std::fs::read(&path).unwrap();
+                let mut r = reader::file::FileResult::new(name.clone(), text.len());
+                reader::file::read_bytes(&name, &text, &mut r);
+                docs.extend(r.docs);
+            }
+        }
+        docs
+    }
+
+    /// A job one report alone measured has no file of its own: its compare file is made from the
+    /// report's published document (`model::JobShard::of_report`), which must give the series the
+    /// import made, per-run values and failure counts included; reports of several testcases too.
+    #[test]
+    fn a_job_of_one_report_is_made_from_its_document_as_the_import_made_it() {
+        // the mails as sent and as text: each report once (as an import keeps it)
+        let mut docs = corpus_docs(&["txt", "eml"]);
+        let mut seen = HashSet::new();
+        docs.retain(|d| seen.insert(report_id(d)));
+        let weight = |m: &str| if m.contains("iops") { 1 } else { 0 };
+        let opts = crate::build::options::Options { commit_url: None, git_log: vec![], weight: &weight };
+        let mut published: HashMap<String, model::ReportDoc> = HashMap::new();
+        for d in &docs {
+            let rd = reader::docfile::to_doc(d, &mut Default::default(), &opts.doc());
+            let rd: model::ReportDoc = serde_json::from_str(&serde_json::to_string(&rd).unwrap()).unwrap();
+            published.insert(rd.id.clone(), rd);
+        }
+        let several = |rd: &model::ReportDoc| rd.jobs.iter().map(|j| &j.testcase).collect::<HashSet<_>>().len() > 1;
+        let (mut checked, mut of_several, mut fails) = (0, 0, 0);
+        for (tc, docs) in crate::build::split_by_testcase(docs) {
+            let docs = crate::build::sort_by_time(docs);
+            let time: Vec<Option<i64>> =
+                docs.iter().map(|d| d.date.as_deref().and_then(model::date::parse_date)).collect();
+            let (table, commits) = crate::build::commits::commits_stage(&docs, &time, &opts);
+            let pos: HashMap<&str, u32> = commits.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u32)).collect();
+            let pos_of = |id: &str| pos[table.canonical(id)];
+            let (mut jobs, job_pos) = jobs_stage(&docs);
+            let mut built = points_stage(&docs, &time, &pos_of, &mut jobs, &job_pos, 0);
+            built.series.iter_mut().for_each(|(_, p)| p.drop_empty_columns());
+            for run in built.series.chunk_by(|a, b| a.0 .0 == b.0 .0) {
+                let Some(r) = crate::store::pack::only_report(run.iter().map(|(_, p)| &**p)) else { continue };
+                let meta = &built.reports[r as usize];
+                let rd = &published[&meta.id];
+                let j = run[0].0 .0;
+                let commits: Vec<Vec<u32>> =
+                    meta.sections.iter().filter(|s| s.job.is_some()).map(|s| s.commits.clone()).collect();
+                let got = model::JobShard::of_report(rd, &jobs[j as usize], j, r, &commits);
+                let want: Vec<model::SeriesData> = run
+                    .iter()
+                    .map(|((j, m), p)| model::SeriesData { job: *j, metric: m.clone(), points: (**p).clone() })
+                    .collect();
+                assert_eq!(got.series, want, "{tc}: job {j} of report {}", meta.id);
+                assert_eq!(got.job, jobs[j as usize].id);
+                checked += 1;
+                of_several += several(rd) as usize;
+                fails += want.iter().any(|s| !s.points.fails.is_empty()) as usize;
+            }
+        }
+        assert!(checked >= 30 && of_several >= 1 && fails >= 1, "{checked} jobs, {of_several}, {fails}");
+    }
+
     /// Two metrics of one job whose hashes meet keep a series each; the same metric in another
     /// job has its own.
     #[test]
@@ -496,23 +487,5 @@ mod tests {
             permute(&mut w, &order);
             assert_eq!(w, order.iter().map(|&i| v[i as usize].clone()).collect::<Vec<_>>(), "n = {n}");
         }
-    }
-
-    /// A failure count or per-run values arriving after points without them fills the column
-    /// for the earlier points (`None`, no values); a series with none keeps the column empty.
-    #[test]
-    fn a_sparse_column_is_empty_or_whole() {
-        let mut fails: Vec<Option<u32>> = Vec::new();
-        for at in 0..3 {
-            push_sparse(&mut fails, at, None);
-        }
-        assert!(fails.is_empty());
-        push_sparse(&mut fails, 3, Some(2));
-        push_sparse(&mut fails, 4, None);
-        assert_eq!(fails, vec![None, None, None, Some(2), None]);
-        let mut values: Vec<Vec<f64>> = Vec::new();
-        push_sparse(&mut values, 0, Vec::new());
-        push_sparse(&mut values, 1, vec![1.5, 2.5]);
-        assert_eq!(values, vec![vec![], vec![1.5, 2.5]]);
     }
 }

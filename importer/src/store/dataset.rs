@@ -130,10 +130,18 @@ impl Published {
     }
 
     /// Every metric of a job (by id), in merged positions.
+    /// (A job one report alone measured: made from that report's document, `Job::report`.)
     pub fn job_shard(&self, job_id: &str) -> Result<JobShard, String> {
-        let job = self.index.jobs.iter().find(|j| j.id == job_id).ok_or_else(|| format!("no job {job_id}"))?;
+        let at = self.index.jobs.iter().position(|j| j.id == job_id).ok_or_else(|| format!("no job {job_id}"))?;
+        let job = &self.index.jobs[at];
+        let part = self.part(&job.testcase)?;
+        if let Some(r) = part.report_of(job) {
+            let rel = self.index.reports[r as usize].doc();
+            let rd: ReportDoc = read(&self.dir, &rel)?;
+            return part.job_of_report(&self.index, at as u32, &rd).map_err(|e| format!("{rel}: {e}"));
+        }
         let shard: JobShard = read(&self.dir, &job.shard)?;
-        self.part(&job.testcase)?.job_shard(&shard).map_err(|e| format!("{}: {e}", job.shard))
+        part.job_shard(&shard).map_err(|e| format!("{}: {e}", job.shard))
     }
 
     /// Every change of a testcase, in merged positions.
@@ -456,7 +464,8 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
     };
     seen.files.insert(t.catalog.clone());
     seen.files.extend(parts);
-    seen.files.extend(cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes).cloned());
+    let job_files = cat.jobs.iter().map(|j| &j.shard).filter(|s| !s.is_empty());
+    seen.files.extend(cat.chunks.iter().chain(job_files).chain(&cat.changes).cloned());
     let mut checked = 3;
     if let Err(e) = model::assemble::check_catalog(&cat).and_then(|_| check_chunk_keys(&cat)) {
         problems.push(format!("{}: {e}", t.catalog));
@@ -480,12 +489,16 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
             Err(e) => problems.push(e),
         }
     }
-    for j in &cat.jobs {
+    for (at, j) in cat.jobs.iter().enumerate() {
         checked += 1;
-        match read_printed::<JobShard>(dir, &j.shard) {
-            Ok(s) => {
+        let shard = match j.report {
+            Some(r) => job_of_report(dir, &cat, &part, at as u32, r),
+            None => read_printed::<JobShard>(dir, &j.shard).map(|s| (s, j.shard.clone())),
+        };
+        match shard {
+            Ok((s, rel)) => {
                 if let Err(e) = part.job_shard(&s) {
-                    problems.push(format!("{}: {e}", j.shard));
+                    problems.push(format!("{rel}: {e}"));
                 }
             }
             Err(e) => problems.push(e),
@@ -498,6 +511,30 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
         seen.scripts.extend(r.script.iter().map(|h| paths::script(h)));
     }
     checked
+}
+
+/// The compare file of job `at` of `cat`, which names report `r` as its only one (`Job::report`),
+/// made from that report's document, and the document's path: it must give the job's series,
+/// each observation that report's.
+fn job_of_report(
+    dir: &Path,
+    cat: &Index,
+    part: &model::assemble::Part,
+    at: u32,
+    r: u32,
+) -> Result<(JobShard, String), String> {
+    let meta = cat
+        .reports
+        .get(r as usize)
+        .ok_or_else(|| format!("{}: report #{r} is not in the catalog", cat.jobs[at as usize].id))?;
+    let rel = meta.doc();
+    let rd: ReportDoc = read(dir, &rel)?;
+    let s = part.job_of_report(cat, at, &rd).map_err(|e| format!("{rel}: {e}"))?;
+    let others = s.series.iter().any(|x| x.points.report.iter().any(|&p| p != r));
+    if s.series.is_empty() || others {
+        return Err(format!("{rel}: not the only report of job {}", s.job));
+    }
+    Ok((s, rel))
 }
 
 /// A catalog's changes pages: each parses and maps into the catalog; the first holds the top

@@ -76,7 +76,7 @@ pub fn add_testcase(
     let mut old_files: Vec<String> = vec![catalog.to_string()];
     old_files.extend(rest);
     old_files.extend(old.chunks.iter().cloned());
-    old_files.extend(old.jobs.iter().map(|j| j.shard.clone()));
+    old_files.extend(old.jobs.iter().map(|j| j.shard.clone()).filter(|s| !s.is_empty()));
     old_files.extend(old.changes.iter().cloned());
     preconditions(&old, &docs, opts)?;
     let mut next = next_of(&old, docs, opts)?;
@@ -301,8 +301,7 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
     let read_shards: Vec<Result<(u32, JobShard), Skip>> = jobs
         .into_par_iter()
         .map(|j| {
-            let rel = &next.cat.jobs[j as usize].shard;
-            let shard: JobShard = read_old(dir, rel)?;
+            let (shard, rel) = old_job_file(dir, &next.cat, j)?;
             // (sorted by metric: the old points are looked up by name)
             let sorted = shard.series.windows(2).all(|w| w[0].metric < w[1].metric);
             if !sorted || shard.series.iter().any(|s| s.job != j || s.points.is_ragged()) {
@@ -323,7 +322,7 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
                 let new = std::mem::take(&mut **p);
                 **p = widen(old.clone());
                 append(p, widen(new));
-                build::series::sort_points(p);
+                p.sort_by_commit();
             }
             None => {
                 new_series += 1;
@@ -335,6 +334,20 @@ fn with_old_points(dir: &Path, next: &mut Next) -> Result<BTreeMap<u32, JobShard
     next.cat.totals.series += new_series;
     next.cat.totals.jobs = next.cat.jobs.len();
     Ok(shards)
+}
+
+/// Old job `j`'s compare file and where it comes from: its file, or the document of the one
+/// report that measured it (`Job::report`, `JobShard::of_report`).
+fn old_job_file(dir: &Path, cat: &Index, j: u32) -> Result<(JobShard, String), Skip> {
+    let job = &cat.jobs[j as usize];
+    let Some(r) = job.report else { return Ok((read_old(dir, &job.shard)?, job.shard.clone())) };
+    let Some(meta) = cat.reports.get(r as usize) else {
+        return damaged(format!("job {}: its report #{r} is not in the catalog", job.id));
+    };
+    let rel = meta.doc();
+    let rd: model::ReportDoc = read_old(dir, &rel)?;
+    let commits: Vec<Vec<u32>> = meta.sections.iter().filter(|s| s.job.is_some()).map(|s| s.commits.clone()).collect();
+    Ok((JobShard::of_report(&rd, job, j, r, &commits), rel))
 }
 
 /// A published (compacted, `build::series::compact`) series with every column at full length again.
@@ -372,7 +385,7 @@ fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, kno
             points: build::series::compact((**p).clone()),
         });
     }
-    let files: Vec<JobShard> = by_job
+    let mut files: Vec<JobShard> = by_job
         .into_iter()
         .map(|(j, new)| {
             let mut series = shards.remove(&j).map(|s| s.series).unwrap_or_default();
@@ -383,6 +396,12 @@ fn job_files(tc: &str, next: &mut Next, mut shards: BTreeMap<u32, JobShard>, kno
             JobShard { schema: model::SCHEMA_VERSION, job: next.cat.jobs[j as usize].id.clone(), series }
         })
         .collect();
+    files.retain(|f| {
+        let job = &mut next.cat.jobs[f.series[0].job as usize];
+        job.report = pack::only_report(f.series.iter().map(|s| &s.points));
+        job.shard.clear();
+        job.report.is_none()
+    });
     let paths = pack::named(&files, known, &|h| paths::job_shard(tc, h), out);
     for (f, path) in files.iter().zip(paths) {
         let j = f.series[0].job;
@@ -477,7 +496,8 @@ fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) -> Result<(), Skip> 
     let made: HashSet<String> =
         out.stored.files.iter().map(|f| f.0.clone()).chain(out.stored.kept.iter().map(|k| k.0.clone())).collect();
     let named = cat.chunks.iter().chain(cat.jobs.iter().map(|j| &j.shard)).chain(&cat.changes);
-    let rest: BTreeSet<&String> = named.filter(|p| !made.contains(*p)).collect();
+    // (a job one report measured names no file: `Job::report`)
+    let rest: BTreeSet<&String> = named.filter(|p| !p.is_empty() && !made.contains(*p)).collect();
     for rel in rest {
         match std::fs::metadata(dir.join(rel)) {
             Ok(m) if m.is_file() && m.len() > 0 => out.stored.kept.push((rel.clone(), m.len())),

@@ -77,7 +77,7 @@ fn load_testcase(
     l.old_files.push(e.catalog.clone());
     l.old_files.extend(rest);
     l.old_files.extend(cat.chunks.iter().cloned());
-    l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()));
+    l.old_files.extend(cat.jobs.iter().map(|j| j.shard.clone()).filter(|s| !s.is_empty()));
     l.old_files.extend(cat.changes.iter().cloned());
     // the documents are read, parsed and made documents again on all cores, then taken in
     // catalog order

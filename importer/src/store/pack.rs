@@ -118,7 +118,7 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
     for (_, p) in &mut series {
-        crate::build::series::drop_empty_columns(p);
+        p.drop_empty_columns();
     }
     job_files(tc, &series, &mut cat, known, &mut out);
     stages.mark(&format!("{tc}: pack: job files"));
@@ -151,7 +151,13 @@ fn series_ref(((job, metric), points): &KeyedPoints, values: bool) -> SeriesRef<
 /// moved into `JobShard`s: a big testcase's are the most an import holds, and moving them held
 /// them twice.
 fn job_files(tc: &str, series: &[KeyedPoints], cat: &mut Index, known: &Known, out: &mut Packed) {
-    let runs: Vec<&[KeyedPoints]> = series.chunk_by(|a, b| a.0 .0 == b.0 .0).collect();
+    let mut runs: Vec<&[KeyedPoints]> = series.chunk_by(|a, b| a.0 .0 == b.0 .0).collect();
+    runs.retain(|run| {
+        let job = &mut cat.jobs[run[0].0 .0 as usize];
+        job.report = only_report(run.iter().map(|(_, p)| &**p));
+        job.shard.clear();
+        job.report.is_none()
+    });
     let shards: Vec<JobShardOut> = runs
         .iter()
         .map(|run| JobShardOut {
@@ -165,6 +171,14 @@ fn job_files(tc: &str, series: &[KeyedPoints], cat: &mut Index, known: &Known, o
     for (run, path) in runs.iter().zip(paths) {
         cat.jobs[run[0].0 .0 as usize].shard = path;
     }
+}
+
+/// The report whose rows are every observation of a job's series, when there is one: the job's
+/// compare file is then made from its document (`model::JobShard::of_report`), not written.
+pub fn only_report<'a>(series: impl IntoIterator<Item = &'a model::Points>) -> Option<u32> {
+    let mut reports = series.into_iter().flat_map(|p| p.report.iter().copied());
+    let first = reports.next()?;
+    reports.all(|r| r == first).then_some(first)
 }
 
 /// The trend a testcase's page shows: its headline metric's series (`render::trend`).
