@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, useSite, launch, canvasInkPixels, DIST, DIST_SUB, loadIndex, firstHeadline, seriesOf, chunkOf } from './harness.mjs';
+import { serve, useSite, launch, canvasInkPixels, DIST, DIST_SUB, loadIndex, firstHeadline, seriesOf, chunkOf, compareFileOf } from './harness.mjs';
 
 const index = loadIndex();
 const CHART = '[data-testid=chart]';
@@ -343,9 +343,16 @@ test('a value a 2018 mail printed without ± is drawn with the "≤ 2 %" band, a
 
 test("compare table shows the mail's numbers; sorting, filtering and a row click", async () => {
   const { page, errors } = site.ctx;
+  const from = site.srv.requests.length;
   await page.goto(`${site.srv.url}?view=compare&job=${blogJob.id}`);
   const table = page.getByTestId('compare-table');
   await table.waitFor();
+  // one report alone measured the job: no file of its own, Compare reads that report's document
+  assert.equal(blogJob.shard, undefined);
+  const doc = compareFileOf(index, blogJob);
+  const fetched = site.srv.requests.slice(from);
+  assert.ok(fetched.some((r) => r.includes(`/data/${doc} 200`)), fetched.join('\n'));
+  assert.ok(!fetched.some((r) => r.includes('/data/j/')), fetched.join('\n'));
   const row = page.locator('[data-testid=compare-row][data-metric="blogbench.write_score"]');
   const cells = await row.locator('td').allInnerTexts();
   assert.deepEqual(cells, ['blogbench.write_score', '10702', '+5.2%', '11259']);
@@ -551,7 +558,9 @@ test('a build under a sub-path (/x/y/) loads its data relative to the page', asy
     const bad = sub.requests.filter((r) => !/ 200$/.test(r) && !/ 30\d$/.test(r));
     assert.deepEqual(bad, []);
     assert.ok(sub.requests.some((r) => r.includes('/x/y/data/index.json')));
-    assert.ok(sub.requests.some((r) => r.includes('/x/y/data/j/')));
+    // (the job's compare file: the document of its one report, `Job::report`)
+    const compared = sub.requests.filter((r) => /\/x\/y\/data\/[dj]\//.test(r));
+    assert.ok(compared.length > 0, sub.requests.join('\n'));
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

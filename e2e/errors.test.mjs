@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, chartReady } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, chartReady, compareFileOf } from './harness.mjs';
 
 const index = loadIndex();
 const headline = firstHeadline(index);
@@ -71,17 +71,19 @@ test('a corrupted trend shard shows an error naming the file', async () => {
   }
 });
 
-test('a compare shard cut short (a broken gzip) shows an error naming the file', async () => {
+test("a compare file cut short (a broken gzip: the job's one report's document) shows an error naming the file", async () => {
   const job = index.jobs[headline.job];
+  const rel = compareFileOf(index, job);
+  assert.match(rel, /^d\//, 'one report measured the job: Compare reads its document');
   const cut = (dir) => {
-    const f = path.join(dir, 'data', job.shard);
+    const f = path.join(dir, 'data', rel);
     const b = fs.readFileSync(f);
     assert.deepEqual([b[0], b[1]], [0x1f, 0x8b], 'stored gzip-compressed');
     fs.writeFileSync(f, b.subarray(0, Math.floor(b.length / 2)));
   };
   const ctx = await openBroken(cut, `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load data/${job.shard.replace(/\./g, '\\.')}: broken gzip`));
+    await expectError(ctx, new RegExp(`could not load data/${rel.replace(/\./g, '\\.')}: broken gzip`));
   } finally {
     await close(ctx);
   }
@@ -101,11 +103,12 @@ test('behind a host that sends the stored gzip with Content-Encoding, every file
   }
 });
 
-test('a missing compare shard shows an error naming the file', async () => {
+test('a missing compare file shows an error naming the file', async () => {
   const job = index.jobs[headline.job];
-  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', job.shard)), `?view=compare&job=${job.id}`);
+  const rel = compareFileOf(index, job);
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', rel)), `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load data/${job.shard.replace(/\./g, '\\.')}: HTTP 404`));
+    await expectError(ctx, new RegExp(`could not load data/${rel.replace(/\./g, '\\.')}: HTTP 404`));
   } finally {
     await close(ctx);
   }

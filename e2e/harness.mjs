@@ -473,6 +473,13 @@ export function chunkOf(index, testcase, metric) {
 
 /** The headline the first screen shows: the newest report's testcase is the one loaded, and its
  * newest headline with a job (else its first) is the default view. */
+/** The file Compare reads for a job: its own file, or the document of the one report that
+ * measured it (`Job::report`: a job of one report has no file of its own). */
+export function compareFileOf(index, job) {
+  if (job.report == null) return job.shard;
+  return `d/${index.catalogs[job.testcase].reports[job.report].id}.json.gz`;
+}
+
 export function firstHeadline(index) {
   const tc = index.root.newest[0]?.testcases[0] ?? index.root.testcases[0].name;
   const hs = index.headlines.filter((h) => h.from === tc);

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT, readJson } from './harness.mjs';
+import { serve, launch, DIST, ROOT, readJson, decodeReports } from './harness.mjs';
 
 const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
@@ -78,6 +78,43 @@ test('a report outside the newest lists its job from one file of the list by job
       report.subject || report.id,
     );
     assert.deepEqual(errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
+
+/** Each testcase's catalog with its rest (every report), as the importer wrote it. */
+function catalogs() {
+  return read('index.json').testcases.map((t) => {
+    const c = read(t.catalog);
+    return { testcase: t.name, jobs: c.jobs || [], reports: decodeReports(read(c.rest).reports) };
+  });
+}
+
+test("Compare reads a job's own file when several reports measured it, else its one report's document", async () => {
+  const cats = catalogs();
+  const several = cats.flatMap((c) => c.jobs).find((j) => j.shard);
+  const one = cats.flatMap((c) => c.jobs.map((j) => ({ j, c }))).find(({ j }) => j.report != null);
+  assert.ok(several && one, 'jobs of both kinds');
+  assert.match(several.shard, /^j\//);
+  const doc = `d/${one.c.reports[one.j.report].id}.json.gz`;
+  const srv = await serve(path.join(site, 'www'));
+  const { browser, page, errors } = await launch();
+  try {
+    for (const [job, file] of [
+      [several, several.shard],
+      [one.j, doc],
+    ]) {
+      const from = srv.requests.length;
+      await page.goto(`${srv.url}?view=compare&job=${job.id}`);
+      await page.waitForSelector('[data-testid=compare-row]', { timeout: 20000 });
+      const fetched = srv.requests.slice(from);
+      assert.ok(fetched.some((r) => r.includes(`/data/${file} 200`)), `${file}:\n${fetched.join('\n')}`);
+      assert.equal(fetched.filter((r) => /\/data\/j\//.test(r)).length, job.shard ? 1 : 0, fetched.join('\n'));
+      assert.equal(await page.getByTestId('error').count(), 0);
+    }
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
     await srv.close();
