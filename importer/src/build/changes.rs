@@ -1,31 +1,81 @@
 //! Changes: the ones the reports state, and the steps found along each series.
 
 use super::options::FastHash;
+use super::series::KeyedPoints;
 use model::{ChangeRecord, ChangeSource, Direction, Headline, MetricInfo, Points};
 use std::collections::{HashMap, HashSet};
 
-/// Changes: stated by reports, and steps found along series.
+/// What a series' changes are made with: the reports' headlines (a stated change one names is a
+/// headline change) and each metric's direction.
+pub(crate) struct ChangeRules<'a> {
+    headline_keys: HashSet<(u32, u32, &'a str), FastHash>,
+    /// Sorted by name, holding every series' metric (its direction already looked up).
+    metrics: &'a [MetricInfo],
+}
+
+impl<'a> ChangeRules<'a> {
+    pub(crate) fn new(headlines: &'a [Headline], metrics: &'a [MetricInfo]) -> ChangeRules<'a> {
+        let headline_keys = headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+        ChangeRules { headline_keys, metrics }
+    }
+
+    fn weight(&self, m: &str) -> i8 {
+        self.metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| self.metrics[i].direction)
+    }
+
+    /// One series' changes in build order (the order every listing breaks its ties by): those its
+    /// reports state, then the steps found along it.
+    pub(crate) fn of(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
+        let weight = self.weight(m);
+        stated_changes(*j, m, p, weight, &self.headline_keys, out);
+        if (0..p.len()).all(|k| !p.is_fail(k)) {
+            detected_changes(*j, m, p, weight, out);
+        }
+    }
+
+    /// One series' detected steps (`of`'s last ones).
+    fn detected(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
+        if (0..p.len()).all(|k| !p.is_fail(k)) {
+            detected_changes(*j, m, p, self.weight(m), out);
+        }
+    }
+}
+
+/// Changes: stated by reports, and steps found along series, series by series on all cores (an
+/// incremental add rebuilds one testcase: its only parallelism), gathered in series order, so the
+/// output does not depend on the scheduling.
 pub(crate) fn changes_stage(
-    series: &[super::series::KeyedPoints],
+    series: &[KeyedPoints],
     headlines: &[Headline],
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {
-    let headline_keys: HashSet<(u32, u32, &str), FastHash> =
-        headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-    // series by series on all cores (an incremental add rebuilds one testcase: its only parallelism),
-    // gathered in series order, so the output does not depend on the scheduling; no vector per
-    // series is held (a big testcase has half a million series, most with a change or two)
+    let rules = ChangeRules::new(headlines, metrics);
     use rayon::prelude::*;
     series
         .par_iter()
-        .flat_map_iter(|((j, m), p)| {
+        .flat_map_iter(|s| {
             let mut out = Vec::new();
-            // `metrics` is sorted by name and holds every series' metric (its direction already looked up)
-            let weight = metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
-            stated_changes(*j, m, p, weight, &headline_keys, &mut out);
-            if (0..p.len()).all(|k| !p.is_fail(k)) {
-                detected_changes(*j, m, p, weight, &mut out);
-            }
+            rules.of(s, &mut out);
+            out
+        })
+        .collect()
+}
+
+/// The steps detected along the series (what the trend chunks carry), in series order. The
+/// stated changes are made when their pages are (`store::pack`), a bucket at a time: a big
+/// testcase has a change or two for most of its millions of series.
+pub(crate) fn detected_stage(
+    series: &[KeyedPoints],
+    headlines: &[Headline],
+    metrics: &[MetricInfo],
+) -> Vec<ChangeRecord> {
+    let rules = ChangeRules::new(headlines, metrics);
+    use rayon::prelude::*;
+    series
+        .par_iter()
+        .flat_map_iter(|s| {
+            let mut out = Vec::new();
+            rules.detected(s, &mut out);
             out
         })
         .collect()

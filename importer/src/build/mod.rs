@@ -1,14 +1,14 @@
 //! Documents → the validated dataset: duplicate reports merged, commit ids unified and ordered,
 //! jobs and series keyed, points collected, headlines resolved to their jobs and commits.
 
-use self::changes::changes_stage;
+use self::changes::detected_stage;
 use self::commits::commits_stage;
 use self::dedup::{dedup_documents, row_count};
 use self::headlines::{headlines_stage, is_kpi, testcase_info};
 use self::options::{FastHash, Options};
 use self::series::{jobs_stage, points_stage_consuming, usable};
 use model::date::parse_date;
-use model::{ChangeRecord, ChangeSource, Index, MetricInfo, ReportDoc, Totals, SCHEMA_VERSION};
+use model::{ChangeRecord, Index, MetricInfo, ReportDoc, Totals, SCHEMA_VERSION};
 use reader::doc::Document;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -212,8 +212,9 @@ pub struct TestcaseData {
     pub catalog: Index,
     /// Every series of the testcase, by (job position, metric), in that key's order.
     pub series: Vec<series::KeyedPoints>,
-    /// Stated and detected changes.
-    pub changes: Vec<ChangeRecord>,
+    /// The steps detected along the series (the stated changes are made with their pages,
+    /// `store::pack`).
+    pub detected: Vec<ChangeRecord>,
     pub rows: usize,
 }
 
@@ -235,10 +236,9 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
     let metrics = metrics_of(&col, opts);
     let series::Collected { reports, series, rows, .. } = col;
     stages.mark(&format!("{tc}: headlines, points, metrics"));
-    let changes = changes_stage(&series, &headlines, &metrics);
-    stages.mark(&format!("{tc}: changes"));
-    let detected = changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
-    let info = testcase_info(tc, &headlines, detected);
+    let detected = detected_stage(&series, &headlines, &metrics);
+    stages.mark(&format!("{tc}: detected steps"));
+    let info = testcase_info(tc, &headlines, detected.len());
     let totals = Totals {
         reports: reports.len(),
         jobs: jobs.len(),
@@ -265,7 +265,7 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         chunk_keys: vec![],
         quiet: vec![],
     };
-    TestcaseData { name: tc.to_string(), catalog, series, changes, rows }
+    TestcaseData { name: tc.to_string(), catalog, series, detected, rows }
 }
 
 /// The testcase's metrics (sorted by name): direction, KPI, failure-only, number of series.

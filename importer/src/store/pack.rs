@@ -12,7 +12,7 @@ use model::{
     paths, ChangeRecord, ChangeSource, ChangesShard, Index, JobShardOut, MetricInfo, ReportDoc, ReportPage,
     ReportSummary, Root, SeriesData, TestcaseEntry, Totals, TrendChunkOut, BY_JOB, NEWEST, PAGE, SCHEMA_VERSION,
 };
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub use crate::store::File;
 
@@ -113,7 +113,7 @@ pub(crate) fn named<T: serde::Serialize + Sync>(
 /// One testcase's files (chunks, job shards, changes, then its catalog) and its root entry;
 /// the files of values `known` has are named, not serialised again.
 pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
-    let TestcaseData { name, catalog: mut cat, mut series, changes, .. } = t;
+    let TestcaseData { name, catalog: mut cat, mut series, detected, .. } = t;
     let tc = &name;
     let mut stages = crate::timing::Stages::new(std::time::Instant::now());
     let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
@@ -126,15 +126,11 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     stages.mark(&format!("{tc}: pack: the trend of its page"));
     let n = paths::chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
-    chunk_files(tc, &series, &changes, &own, &mut cat, known, &mut out);
-    drop(series);
+    chunk_files(tc, &series, &detected, &own, &mut cat, known, &mut out);
+    drop(detected);
     stages.mark(&format!("{tc}: pack: chunks"));
-    cat.change_count = changes.len();
-    let (pages, buckets) = changes_pages(tc, changes, &cat.jobs);
-    cat.change_buckets = buckets;
-    stages.mark(&format!("{tc}: pack: changes in pages"));
-    cat.changes = named(&pages, known, &|h| paths::changes(tc, h), &mut out);
-    drop(pages);
+    (cat.changes, cat.change_buckets, cat.change_count) = changes_files(tc, &series, &cat, known, &mut out);
+    drop(series);
     stages.mark(&format!("{tc}: pack: changes pages"));
     catalog_files(tc, cat, &own, &mut out);
     stages.mark(&format!("{tc}: pack: catalog"));
@@ -240,6 +236,104 @@ pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, o
     let parts = [(rest_path, rest_json), (names_path, names_json), (path.clone(), spine_json)];
     out.stored.files.extend(parts.into_par_iter().map(|(p, json)| (p, at_rest(&json))).collect::<Vec<File>>());
     out.entry = entry(&spine, names.metrics.len(), path);
+}
+
+/// A change's place in build order: its series, then its place among the series' changes
+/// (`ChangeRules::of`).
+type BuildPos = (u32, u32);
+
+/// `changes_pages` of a testcase's changes, made from its series a few buckets at a time and
+/// written as they are made: a big testcase's changes (a change or two for most of its millions
+/// of series) are never held all at once. Every series' changes are made twice: once to find the
+/// first page and count them, once in their bucket. Returns the pages' paths, the bucket of each
+/// page after the first, and the number of changes.
+fn changes_files(
+    tc: &str,
+    series: &[KeyedPoints],
+    cat: &Index,
+    known: &Known,
+    out: &mut Packed,
+) -> (Vec<String>, Vec<u32>, usize) {
+    use rayon::prelude::*;
+    let rules = crate::build::changes::ChangeRules::new(&cat.headlines, &cat.metrics);
+    let (first, count) = first_changes(series, &rules);
+    let taken: HashSet<BuildPos> = first.iter().map(|(at, _)| *at).collect();
+    let first: Vec<ChangeRecord> = first.into_iter().map(|(_, c)| c).collect();
+    let page = |changes: Vec<ChangeRecord>| ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes };
+    let mut paths =
+        if first.is_empty() { Vec::new() } else { named(&[page(first)], known, &|h| paths::changes(tc, h), out) };
+    let n = model::changes_buckets(count - taken.len());
+    let job_bucket: Vec<u32> = cat.jobs.iter().map(|j| model::changes_bucket(&j.id, n)).collect();
+    let mut in_bucket: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    for (i, ((j, _), _)) in series.iter().enumerate() {
+        in_bucket[job_bucket[*j as usize] as usize].push(i as u32);
+    }
+    let (mut buckets, taken) = (Vec::new(), &taken);
+    // a few buckets at a time: their pages are compressed side by side
+    for group in (0..n).collect::<Vec<u32>>().chunks(CHANGES_GROUP) {
+        let mut pages = Vec::new();
+        for &b in group {
+            let mut changes: Vec<ChangeRecord> = in_bucket[b as usize]
+                .par_iter()
+                .flat_map_iter(|&i| {
+                    let mut v = Vec::new();
+                    rules.of(&series[i as usize], &mut v);
+                    v.into_iter().enumerate().filter(move |(k, _)| !taken.contains(&(i, *k as u32))).map(|(_, c)| c)
+                })
+                .collect();
+            // a stable sort: ties keep the build order
+            changes.par_sort_by(ChangeRecord::listing_order);
+            while !changes.is_empty() {
+                let rest = changes.split_off(changes.len().min(model::CHANGES_PAGE_MAX));
+                pages.push(page(std::mem::replace(&mut changes, rest)));
+                buckets.push(b);
+            }
+        }
+        paths.extend(named(&pages, known, &|h| paths::changes(tc, h), out));
+    }
+    (paths, buckets, count)
+}
+
+/// Buckets of changes made and written together (`changes_files`).
+const CHANGES_GROUP: usize = 4;
+
+/// The first page of a testcase's changes (the top `CHANGES_FIRST` in the listing order, ties in
+/// build order) with their places, and the number of its changes.
+fn first_changes(
+    series: &[KeyedPoints],
+    rules: &crate::build::changes::ChangeRules,
+) -> (Vec<(BuildPos, ChangeRecord)>, usize) {
+    use rayon::prelude::*;
+    const PART: usize = 4096;
+    let order = |a: &(BuildPos, ChangeRecord), b: &(BuildPos, ChangeRecord)| {
+        ChangeRecord::listing_order(&a.1, &b.1).then(a.0.cmp(&b.0))
+    };
+    let keep = |top: &mut Vec<(BuildPos, ChangeRecord)>| {
+        top.sort_by(order);
+        top.truncate(model::CHANGES_FIRST);
+    };
+    let parts: Vec<(Vec<(BuildPos, ChangeRecord)>, usize)> = series
+        .par_chunks(PART)
+        .enumerate()
+        .map(|(n, part)| {
+            let (mut top, mut count, mut v) = (Vec::new(), 0, Vec::new());
+            for (o, s) in part.iter().enumerate() {
+                rules.of(s, &mut v);
+                count += v.len();
+                let i = (n * PART + o) as u32;
+                top.extend(v.drain(..).enumerate().map(|(k, c)| ((i, k as u32), c)));
+                if top.len() > 2 * model::CHANGES_FIRST {
+                    keep(&mut top);
+                }
+            }
+            keep(&mut top);
+            (top, count)
+        })
+        .collect();
+    let count = parts.iter().map(|p| p.1).sum();
+    let mut top: Vec<(BuildPos, ChangeRecord)> = parts.into_iter().flat_map(|p| p.0).collect();
+    keep(&mut top);
+    (top, count)
 }
 
 /// A testcase's changes as its pages: the top `CHANGES_FIRST` of the Changes view's
@@ -769,6 +863,69 @@ mod tests {
             p[1..].iter().filter(|p| bucket(&p[0]) != bucket_17).cloned().collect()
         };
         assert_eq!(others(&pages), others(&new_pages), "the other buckets' pages as they were");
+    }
+
+    /// Changes made from the series a few buckets at a time (a full import) give the pages of them
+    /// made whole (`changes_pages`, what `--into` pages): 70,000 series of 300 jobs, stated changes
+    /// of two columns and of three (ties of the listing order among them), headline ones, failure
+    /// rows and series long enough for steps to be found along them.
+    #[test]
+    fn changes_made_a_bucket_at_a_time_are_the_pages_of_them_made_whole() {
+        let jobs: Vec<model::Job> =
+            (0..300).map(|j| model::Job { id: format!("{:016x}", j * 7919 + 13), ..Default::default() }).collect();
+        let mut series: Vec<KeyedPoints> = Vec::new();
+        for i in 0..70_000u32 {
+            let mut p = model::Points::default();
+            let cols: Vec<u32> = if i % 3 == 0 { vec![0, 1, 2] } else { vec![0, 1] };
+            let value = |c: usize| 100.0 + ((i as usize * 31 + c * 7) % 97) as f64;
+            let changes: Vec<Option<f64>> =
+                (1..cols.len()).map(|c| Some(((i % 41) as f64 - 20.0) * c as f64)).collect();
+            let values: Vec<Option<f64>> = (0..cols.len()).map(|c| Some(value(c))).collect();
+            let stddev = vec![Some(2.0); cols.len()];
+            let runs = vec![Some(3); cols.len()];
+            let (fails, fail) = if i % 97 == 0 { (vec![Some(1), Some(3)], true) } else { (vec![], false) };
+            let row = model::observe::RowCols {
+                fail,
+                values: &values,
+                stddev_pct: &stddev,
+                changes: &changes,
+                fails: &fails,
+                runs: &runs,
+                run_values: &[],
+            };
+            p.push_row(row, &cols, i % 500);
+            if i % 1000 == 7 {
+                // a long series with a step along it
+                for r in 0..12u32 {
+                    let v = [Some(if r < 6 { 100.0 } else { 150.0 })];
+                    let row = model::observe::RowCols { values: &v, ..row };
+                    p.push_row(row, &[3 + r], 500 + r);
+                }
+            }
+            series.push((((i % 300), format!("m{:05}", i / 300)), Box::new(p)));
+        }
+        series.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut metrics: Vec<MetricInfo> = series
+            .iter()
+            .map(|((_, m), _)| m.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .map(|name| MetricInfo { name, direction: 1, ..Default::default() })
+            .collect();
+        metrics[3].direction = -1;
+        let headlines =
+            vec![model::Headline { report: 8, job: Some(8), metric: "m00000".into(), ..Default::default() }];
+        let cat = Index { jobs: jobs.clone(), metrics, headlines, ..Default::default() };
+        let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
+        let (paths, buckets, count) = changes_files("t", &series, &cat, &Known::none(), &mut out);
+        let whole = crate::build::changes::changes_stage(&series, &cat.headlines, &cat.metrics);
+        assert!(whole.iter().any(|c| c.source == ChangeSource::Detected) && whole.iter().any(|c| c.headline));
+        assert_eq!(count, whole.len());
+        let (pages, want_buckets) = changes_pages("t", whole, &cat.jobs);
+        assert!(pages.len() >= 3, "{} pages", pages.len());
+        assert_eq!(buckets, want_buckets);
+        let got: Vec<ChangesShard> = paths.iter().map(|p| read_at(&out.stored.files, p)).collect();
+        assert!(got == pages, "the same pages");
     }
 
     /// A bucket holding more than `CHANGES_PAGE_MAX` changes is cut into pages of that many, in order.
