@@ -33,6 +33,11 @@ impl<'a> ChangeRules<'a> {
         }
     }
 
+    /// The changes one series' reports state (`of`'s first ones).
+    pub(crate) fn stated(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
+        stated_changes(*j, m, p, self.weight(m), &self.headline_keys, out);
+    }
+
     /// One series' detected steps (`of`'s last ones).
     fn detected(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
         if (0..p.len()).all(|k| !p.is_fail(k)) {

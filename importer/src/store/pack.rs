@@ -127,9 +127,8 @@ pub fn testcase_files(t: TestcaseData, known: &Known) -> Packed {
     let n = paths::chunk_count(cat.totals.points);
     let own = own_chunks(&cat, n);
     chunk_files(tc, &series, &detected, &own, &mut cat, known, &mut out);
-    drop(detected);
     stages.mark(&format!("{tc}: pack: chunks"));
-    (cat.changes, cat.change_buckets, cat.change_count) = changes_files(tc, &series, &cat, known, &mut out);
+    (cat.changes, cat.change_buckets, cat.change_count) = changes_files(tc, &series, &detected, &cat, known, &mut out);
     drop(series);
     stages.mark(&format!("{tc}: pack: changes pages"));
     catalog_files(tc, cat, &own, &mut out);
@@ -242,22 +241,32 @@ pub(crate) fn catalog_files(tc: &str, cat: Index, own: &BTreeMap<String, u32>, o
 /// (`ChangeRules::of`).
 type BuildPos = (u32, u32);
 
-/// `changes_pages` of a testcase's changes, made from its series a few buckets at a time and
-/// written as they are made: a big testcase's changes (a change or two for most of its millions
-/// of series) are never held all at once. Every series' changes are made twice: once to find the
-/// first page and count them, once in their bucket. Returns the pages' paths, the bucket of each
-/// page after the first, and the number of changes.
+/// `changes_pages` of a testcase's changes, made from its series (with the steps `detected`
+/// along them, in series order) a few buckets at a time and written as they are made: a big
+/// testcase's changes (a change or two for most of its millions of series) are never held all at
+/// once. The stated changes are made twice: once to find the first page and count them, once in
+/// their bucket. Returns the pages' paths, the bucket of each page after the first, and the
+/// number of changes.
 fn changes_files(
     tc: &str,
     series: &[KeyedPoints],
+    detected: &[ChangeRecord],
     cat: &Index,
     known: &Known,
     out: &mut Packed,
 ) -> (Vec<String>, Vec<u32>, usize) {
     use rayon::prelude::*;
     let rules = crate::build::changes::ChangeRules::new(&cat.headlines, &cat.metrics);
-    let (first, count) = first_changes(series, &rules);
-    let taken: HashSet<BuildPos> = first.iter().map(|(at, _)| *at).collect();
+    let steps = steps_of(series, detected);
+    // a series' changes in build order (`ChangeRules::of`): stated, then detected
+    let made = |i: u32, v: &mut Vec<ChangeRecord>| {
+        rules.stated(&series[i as usize], v);
+        if let Some(r) = steps.get(&i) {
+            v.extend_from_slice(&detected[r.clone()]);
+        }
+    };
+    let (first, count) = first_changes(series.len(), &made);
+    let taken: HashSet<BuildPos, crate::build::options::FastHash> = first.iter().map(|(at, _)| *at).collect();
     let first: Vec<ChangeRecord> = first.into_iter().map(|(_, c)| c).collect();
     let page = |changes: Vec<ChangeRecord>| ChangesShard { schema: SCHEMA_VERSION, testcase: tc.to_string(), changes };
     let mut paths =
@@ -277,7 +286,7 @@ fn changes_files(
                 .par_iter()
                 .flat_map_iter(|&i| {
                     let mut v = Vec::new();
-                    rules.of(&series[i as usize], &mut v);
+                    made(i, &mut v);
                     v.into_iter().enumerate().filter(move |(k, _)| !taken.contains(&(i, *k as u32))).map(|(_, c)| c)
                 })
                 .collect();
@@ -294,17 +303,34 @@ fn changes_files(
     (paths, buckets, count)
 }
 
+/// Each series' detected steps (`detected`, in series order) by the series' position.
+fn steps_of(series: &[KeyedPoints], detected: &[ChangeRecord]) -> HashMap<u32, std::ops::Range<usize>> {
+    let mut steps = HashMap::new();
+    let mut d = 0;
+    for (i, ((j, m), _)) in series.iter().enumerate() {
+        let start = d;
+        while d < detected.len() && detected[d].job == *j && detected[d].metric == *m {
+            d += 1;
+        }
+        if d > start {
+            steps.insert(i as u32, start..d);
+        }
+    }
+    assert_eq!(d, detected.len(), "the detected steps are in series order");
+    steps
+}
+
 /// Buckets of changes made and written together (`changes_files`).
 const CHANGES_GROUP: usize = 4;
 
 /// The first page of a testcase's changes (the top `CHANGES_FIRST` in the listing order, ties in
 /// build order) with their places, and the number of its changes.
 fn first_changes(
-    series: &[KeyedPoints],
-    rules: &crate::build::changes::ChangeRules,
+    series: usize,
+    made: &(dyn Fn(u32, &mut Vec<ChangeRecord>) + Sync),
 ) -> (Vec<(BuildPos, ChangeRecord)>, usize) {
     use rayon::prelude::*;
-    const PART: usize = 4096;
+    const PART: u32 = 4096;
     let order = |a: &(BuildPos, ChangeRecord), b: &(BuildPos, ChangeRecord)| {
         ChangeRecord::listing_order(&a.1, &b.1).then(a.0.cmp(&b.0))
     };
@@ -312,18 +338,22 @@ fn first_changes(
         top.sort_by(order);
         top.truncate(model::CHANGES_FIRST);
     };
-    let parts: Vec<(Vec<(BuildPos, ChangeRecord)>, usize)> = series
-        .par_chunks(PART)
-        .enumerate()
-        .map(|(n, part)| {
+    let parts: Vec<(Vec<(BuildPos, ChangeRecord)>, usize)> = (0..(series as u32).div_ceil(PART))
+        .into_par_iter()
+        .map(|n| {
             let (mut top, mut count, mut v) = (Vec::new(), 0, Vec::new());
-            for (o, s) in part.iter().enumerate() {
-                rules.of(s, &mut v);
+            // once the part has a full page: the last of it, which a later change (later in build
+            // order) must come strictly before to enter
+            let mut last: Option<ChangeRecord> = None;
+            for i in n * PART..(series as u32).min((n + 1) * PART) {
+                made(i, &mut v);
                 count += v.len();
-                let i = (n * PART + o) as u32;
-                top.extend(v.drain(..).enumerate().map(|(k, c)| ((i, k as u32), c)));
+                let enters = |c: &ChangeRecord| last.as_ref().is_none_or(|l| ChangeRecord::listing_order(c, l).is_lt());
+                let new = v.drain(..).enumerate().filter(|(_, c)| enters(c));
+                top.extend(new.map(|(k, c)| ((i, k as u32), c)));
                 if top.len() > 2 * model::CHANGES_FIRST {
                     keep(&mut top);
+                    last = top.last().map(|t| t.1.clone());
                 }
             }
             keep(&mut top);
@@ -917,7 +947,8 @@ mod tests {
             vec![model::Headline { report: 8, job: Some(8), metric: "m00000".into(), ..Default::default() }];
         let cat = Index { jobs: jobs.clone(), metrics, headlines, ..Default::default() };
         let mut out = Packed { entry: TestcaseEntry::default(), stored: Stored::default(), trend: None };
-        let (paths, buckets, count) = changes_files("t", &series, &cat, &Known::none(), &mut out);
+        let detected = crate::build::changes::detected_stage(&series, &cat.headlines, &cat.metrics);
+        let (paths, buckets, count) = changes_files("t", &series, &detected, &cat, &Known::none(), &mut out);
         let whole = crate::build::changes::changes_stage(&series, &cat.headlines, &cat.metrics);
         assert!(whole.iter().any(|c| c.source == ChangeSource::Detected) && whole.iter().any(|c| c.headline));
         assert_eq!(count, whole.len());
