@@ -23,15 +23,19 @@ pub struct RowCols<'a> {
 impl<'a> RowCols<'a> {
     /// The columns of a published document's row.
     pub fn of_doc(r: &'a DocRow) -> RowCols<'a> {
-        RowCols {
-            fail: r.fail,
-            values: &r.values,
-            stddev_pct: &r.stddev_pct,
-            changes: &r.changes,
-            fails: &r.fails,
-            runs: &r.runs,
-            run_values: &r.run_values,
-        }
+        RowCols { fail: r.fail, ..RowCols::of(&r.values, &r.stddev_pct, &r.changes, &r.fails, &r.runs, &r.run_values) }
+    }
+
+    /// A row's columns (not a failure row).
+    pub fn of(
+        values: &'a [Option<f64>],
+        stddev_pct: &'a [Option<f64>],
+        changes: &'a [Option<f64>],
+        fails: &'a [Option<u32>],
+        runs: &'a [Option<u32>],
+        run_values: &'a [Option<Vec<f64>>],
+    ) -> RowCols<'a> {
+        RowCols { fail: false, values, stddev_pct, changes, fails, runs, run_values }
     }
 }
 

@@ -46,24 +46,14 @@ impl<'a> ChangeRules<'a> {
     }
 }
 
-/// Changes: stated by reports, and steps found along series, series by series on all cores (an
-/// incremental add rebuilds one testcase: its only parallelism), gathered in series order, so the
-/// output does not depend on the scheduling.
+/// Changes: stated by reports, and steps found along series.
 pub(crate) fn changes_stage(
     series: &[KeyedPoints],
     headlines: &[Headline],
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {
     let rules = ChangeRules::new(headlines, metrics);
-    use rayon::prelude::*;
-    series
-        .par_iter()
-        .flat_map_iter(|s| {
-            let mut out = Vec::new();
-            rules.of(s, &mut out);
-            out
-        })
-        .collect()
+    along(series, &|s, out| rules.of(s, out))
 }
 
 /// The steps detected along the series (what the trend chunks carry), in series order. The
@@ -75,12 +65,19 @@ pub(crate) fn detected_stage(
     metrics: &[MetricInfo],
 ) -> Vec<ChangeRecord> {
     let rules = ChangeRules::new(headlines, metrics);
+    along(series, &|s, out| rules.detected(s, out))
+}
+
+/// What `made` makes of each series, series by series on all cores (an incremental add rebuilds
+/// one testcase: its only parallelism), gathered in series order, so the output does not depend
+/// on the scheduling.
+fn along(series: &[KeyedPoints], made: &(dyn Fn(&KeyedPoints, &mut Vec<ChangeRecord>) + Sync)) -> Vec<ChangeRecord> {
     use rayon::prelude::*;
     series
         .par_iter()
         .flat_map_iter(|s| {
             let mut out = Vec::new();
-            rules.detected(s, &mut out);
+            made(s, &mut out);
             out
         })
         .collect()

@@ -305,15 +305,8 @@ impl SeriesPart {
 
 /// One row's observations (one per column) appended to its series (`model::Points::push_row`).
 pub(crate) fn push_row_points(p: &mut Points, r: &reader::doc::Row, cols: &[u32], report: u32) {
-    let row = RowCols {
-        fail: r.kind == RowKind::Fail,
-        values: &r.values,
-        stddev_pct: &r.stddev_pct,
-        changes: &r.changes,
-        fails: &r.fails,
-        runs: &r.runs,
-        run_values: &r.run_values,
-    };
+    let cols_of = RowCols::of(&r.values, &r.stddev_pct, &r.changes, &r.fails, &r.runs, &r.run_values);
+    let row = RowCols { fail: r.kind == RowKind::Fail, ..cols_of };
     p.push_row(row, cols, report);
 }
 
