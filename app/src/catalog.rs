@@ -503,6 +503,7 @@ pub(crate) mod tests {
                 params,
                 script: None,
                 shard: String::new(),
+                report: None,
             }
         };
         let mut jobs = vec![

@@ -675,6 +675,7 @@ mod tests {
                 params,
                 script: None,
                 shard: String::new(),
+                report: None,
             }
         };
         let (a, b, c) = (
