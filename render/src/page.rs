@@ -93,7 +93,7 @@ fn record_part(me: &ReportSummary, around: &Around) -> Html {
 /// The part of a report's page that shows its job's other reports.
 fn history_part(me: &ReportSummary, around: &Around) -> Html {
     let ix: Vec<usize> = (0..around.others.len()).collect();
-    report::history_html(&around.others, &ix, around.commits, me.metric.as_deref(), true)
+    report::history_html(&around.others, &ix, around.commits, me, true)
 }
 
 /// The text between `open` and the first `close` after it in `page`, as a range.

@@ -447,6 +447,23 @@ fn rows_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
     out.lit("</table>");
 }
 
+/// The `HISTORY_LISTED` of `others` (positions in `list`) nearest to `time`, in their order (ties
+/// and undated reports: the first in that order).
+fn nearest(list: &[ReportSummary], others: &[usize], time: Option<i64>) -> Vec<usize> {
+    if others.len() <= HISTORY_LISTED {
+        return others.to_vec();
+    }
+    let far = |i: usize| match (list[i].time, time) {
+        (Some(a), Some(b)) => a.abs_diff(b),
+        _ => u64::MAX,
+    };
+    let mut by: Vec<usize> = (0..others.len()).collect();
+    by.sort_by_key(|&k| (far(others[k]), k));
+    by.truncate(HISTORY_LISTED);
+    by.sort_unstable();
+    by.into_iter().map(|k| others[k]).collect()
+}
+
 /// One row of the table form: end tags omitted, the columns styled by position (`table.rows`),
 /// the change coloured by the row's class (`r` regression, `i` improvement).
 fn row_html(out: &mut Html, r: &Row) {
@@ -459,13 +476,18 @@ fn row_html(out: &mut Html, r: &Row) {
     };
 }
 
-/// The job's other reports (`others`, positions in `list`), each `data-act="open"`, and the
-/// button to its trend (`data-act="trend"`) when they measured ≥ 3 commits.
+/// At most this many of a job's other reports are listed on a report's page: the nearest in time
+/// (a job that hundreds of result roots measured would list them all on each of their pages).
+pub const HISTORY_LISTED: usize = 20;
+
+/// The job's other reports of report `me` (`others`, positions in `list`): the `HISTORY_LISTED`
+/// nearest in time, each `data-act="open"`, the number of the others with a link to every report
+/// of the testcase, and the button to its trend (`data-act="trend"`) when they measured ≥ 3 commits.
 pub fn history_html(
     list: &[ReportSummary],
     others: &[usize],
     commits: usize,
-    metric: Option<&str>,
+    me: &ReportSummary,
     complete: bool,
 ) -> Html {
     let mut out = Html::new();
@@ -474,8 +496,9 @@ pub fn history_html(
         let why = if complete { "No other report measured this job." } else { "loading the reports list…" };
         put!(out, "<p class=\"hint\">{}</p>", why);
     }
+    let listed = nearest(list, others, me.time);
     out.lit("<ul>");
-    for &i in others {
+    for &i in &listed {
         let r = &list[i];
         put!(
             out,
@@ -490,7 +513,16 @@ pub fn history_html(
         );
     }
     out.lit("</ul>");
-    if let Some(m) = metric.filter(|_| commits >= 3) {
+    if let Some(tc) = me.testcases.first().filter(|_| others.len() > listed.len()) {
+        put!(
+            out,
+            "<p class=\"hint\">{} more: <a href=\"{}\">every report of {}</a>.</p>",
+            others.len() - listed.len(),
+            model::paths::list_url(&model::paths::testcase_list(tc), None),
+            tc
+        );
+    }
+    if let Some(m) = me.metric.as_deref().filter(|_| commits >= 3) {
         put!(
             out,
             "<button data-act=\"{}\" data-testid=\"job-trend\">Trend of {} over {} commits</button>",
@@ -500,4 +532,38 @@ pub fn history_html(
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job of 30 other reports, a day apart: its page lists the 20 nearest in time to the report,
+    /// newest first as given, says how many more and links every report of the testcase; a job of
+    /// few lists them all.
+    #[test]
+    fn a_long_job_history_lists_the_nearest_reports_and_counts_the_rest() {
+        let day = 86_400;
+        let list: Vec<ReportSummary> = (0..30)
+            .rev()
+            .map(|i| ReportSummary { id: format!("r{i:02}"), time: Some(i * day), ..Default::default() })
+            .collect();
+        let others: Vec<usize> = (0..list.len()).collect();
+        let me = ReportSummary {
+            id: "me".into(),
+            time: Some(7 * day + 1),
+            testcases: vec!["fio-basic".into()],
+            metric: Some("fio.x".into()),
+            ..Default::default()
+        };
+        let h = history_html(&list, &others, 30, &me, true).into_string();
+        let shown: Vec<&str> = h.match_indices("data-value=\"").map(|(at, _)| &h[at + 12..at + 15]).collect();
+        let want: Vec<String> = (0..20).rev().map(|i| format!("r{i:02}")).collect();
+        assert_eq!(shown, want, "the 20 nearest to day 7, newest first");
+        assert!(h.contains("This job in other reports (30)"), "{h}");
+        assert!(h.contains("10 more: <a href=\"p/tc/fio-basic/\">every report of fio-basic</a>"), "{h}");
+        let h = history_html(&list, &others[..5], 5, &me, true).into_string();
+        assert_eq!(h.matches("data-act=\"open\"").count(), 5);
+        assert!(!h.contains("more:"), "{h}");
+    }
 }

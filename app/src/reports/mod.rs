@@ -221,12 +221,13 @@ mod tests {
         assert_eq!(same_job(&list, &list[0]), vec![3]);
         assert_eq!(commits_measured(&list, &[3], &list[0]), 3);
         assert_eq!(key_params(&list[0]), "fs=xfs");
-        let h = history_html(&list, &[3], 3, Some("fio.x"), true).into_string();
+        let me = ReportSummary { metric: Some("fio.x".into()), ..list[0].clone() };
+        let h = history_html(&list, &[3], 3, &me, true).into_string();
         assert!(
             h.contains("(1)") && h.contains("data-act=\"trend\"") && h.contains("Trend of fio.x over 3 commits"),
             "{h}"
         );
-        let h = history_html(&list, &[], 2, Some("fio.x"), true).into_string();
+        let h = history_html(&list, &[], 2, &me, true).into_string();
         assert!(h.contains("No other report") && !h.contains("trend"), "{h}");
     }
 

@@ -923,7 +923,7 @@ fn JobHistory(doc: Arc<ReportDoc>) -> impl IntoView {
                 (data.list.clone(), others, commits, data.complete)
             }
         };
-        reports::history_html(&list, &others, commits, me.metric.as_deref(), complete).into_string()
+        reports::history_html(&list, &others, commits, &me, complete).into_string()
     };
     view! { <section class="job-history" data-testid="job-history" on:click=on_click inner_html=html></section> }
 }
