@@ -25,12 +25,9 @@ impl<'a> ChangeRules<'a> {
 
     /// One series' changes in build order (the order every listing breaks its ties by): those its
     /// reports state, then the steps found along it.
-    pub(crate) fn of(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
-        let weight = self.weight(m);
-        stated_changes(*j, m, p, weight, &self.headline_keys, out);
-        if (0..p.len()).all(|k| !p.is_fail(k)) {
-            detected_changes(*j, m, p, weight, out);
-        }
+    pub(crate) fn of(&self, s: &KeyedPoints, out: &mut Vec<ChangeRecord>) {
+        self.stated(s, out);
+        self.detected(s, out);
     }
 
     /// The changes one series' reports state (`of`'s first ones).
