@@ -43,7 +43,13 @@ struct SchemaOnly {
 
 /// Parse a published JSON file, checking its schema version. Errors name the file.
 pub fn parse_json<T: DeserializeOwned + Versioned>(path: &str, text: &str) -> Result<T, String> {
-    let fail = |why: String| format!("could not load {DATA_DIR}{path}: {why}");
+    parse_json_at(&format!("{DATA_DIR}{path}"), text)
+}
+
+/// `parse_json` of JSON from `url` (relative to the site's root: a report's page carries its
+/// document).
+pub fn parse_json_at<T: DeserializeOwned + Versioned>(url: &str, text: &str) -> Result<T, String> {
+    let fail = |why: String| format!("could not load {url}: {why}");
     let schema_error = |found: u32| {
         fail(format!(
             "data schema {found}, but this page reads schema {} (rebuild the data with the matching importer)",

@@ -137,21 +137,69 @@ pub fn static_around(id: &str) -> Option<String> {
     Some(doc.query_selector(&sel).ok()??.inner_html())
 }
 
-/// What a report's static page shows of other reports, fetched from the page (`key`: its
-/// Message-ID or id; relative to the document's base, the site's root) and kept.
+/// What a report's static page shows of other reports, from the page fetched (`report_page`).
 pub async fn fetched_around(key: &str) -> Result<Arc<String>, String> {
-    let path = model::paths::report_url(key);
-    if let Some(v) = cached::<String>(&path) {
+    let (url, text) = report_page(key).await?;
+    let part = render::page::around_of(&text).ok_or_else(|| format!("could not load {url}: no record in the page"))?;
+    Ok(Arc::new(part.to_string()))
+}
+
+/// The text of a report's static page (`key`: its Message-ID or id; relative to the document's
+/// base, the site's root), fetched once, and its address.
+async fn report_page(key: &str) -> Result<(String, Arc<String>), String> {
+    let url = model::paths::report_url(key);
+    if let Some(v) = cached::<String>(&url) {
+        return Ok((url, v));
+    }
+    let fail = |why: String| format!("could not load {url}: {why}");
+    let resp = ok_response(web_sys::window().map(|w| w.fetch_with_str(&url)), &fail).await?;
+    let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
+    let text = Arc::new(text.as_string().ok_or_else(|| fail("body is not text".into()))?);
+    store(&url, text.clone());
+    Ok((url, text))
+}
+
+/// The document of report `key` (its Message-ID or id), which its page carries
+/// (`model::paths::page_doc`): the page being taken over (the first screen's newest report, or
+/// the report's own page), else its page fetched. Parsed once.
+pub async fn report_doc(key: &str) -> Result<Arc<model::ReportDoc>, String> {
+    let at = format!("{}#doc", model::paths::report_url(key));
+    if let Some(v) = cached::<model::ReportDoc>(&at) {
         return Ok(v);
     }
-    let fail = |why: String| format!("could not load {path}: {why}");
-    let resp = ok_response(web_sys::window().map(|w| w.fetch_with_str(&path)), &fail).await?;
-    let text = JsFuture::from(resp.text().map_err(|e| fail(js_error(e)))?).await.map_err(|e| fail(js_error(e)))?;
-    let text = text.as_string().ok_or_else(|| fail("body is not text".into()))?;
-    let part =
-        Arc::new(render::page::around_of(&text).ok_or_else(|| fail("no record in the page".into()))?.to_string());
-    store(&path, part.clone());
-    Ok(part)
+    let doc = match carried_here(key).await {
+        Some(d) => d,
+        None => {
+            let (url, text) = report_page(key).await?;
+            let b64 = model::paths::page_doc(&text)
+                .ok_or_else(|| format!("could not load {url}: the page carries no report document"))?;
+            Arc::new(carried_doc(&url, b64).await?)
+        }
+    };
+    store(&at, doc.clone());
+    Ok(doc)
+}
+
+/// The document the page being taken over carries, when it is report `key`'s.
+async fn carried_here(key: &str) -> Option<Arc<model::ReportDoc>> {
+    let el = web_sys::window()?.document()?.get_element_by_id("report-doc")?;
+    let d = carried_doc("the page", &el.text_content()?).await.ok()?;
+    let its = d.message_id.as_deref().unwrap_or(&d.id);
+    (model::paths::page_dir(its) == model::paths::page_dir(key)).then(|| Arc::new(d))
+}
+
+/// A report document as a page carries it (base64 of its stored bytes, decoded by the browser's
+/// `atob`, inflated by its `DecompressionStream`), from `url`.
+async fn carried_doc(url: &str, b64: &str) -> Result<model::ReportDoc, String> {
+    let fail = |why: String| format!("could not load {url}: its report document: {why}");
+    let bin = web_sys::window().ok_or_else(|| fail("no window".into()))?.atob(b64).map_err(|e| fail(js_error(e)))?;
+    let bytes: Vec<u8> = bin.chars().map(|c| c as u32 as u8).collect();
+    if !bytes.starts_with(&model::paths::GZIP_MAGIC) {
+        return Err(fail("not gzip".into()));
+    }
+    let buf = js_sys::Uint8Array::from(&bytes[..]).buffer();
+    let text = inflated_text(&buf).await.map_err(|e| fail(format!("broken gzip: {}", js_error(e))))?;
+    crate::data::parse_json_at(url, &text)
 }
 
 /// A value made of file `path` before (`store`).
@@ -563,10 +611,11 @@ pub async fn load_job(
             // the catalog's rest (every report) is on its way, and the view is made anew with it
             return std::future::pending().await;
         };
-        let path = meta.doc();
-        let rd = load_json::<model::ReportDoc>(&path).await?;
+        let key = meta.message_id.as_deref().unwrap_or(&meta.id);
+        let rd = report_doc(key).await?;
         let shard = part.job_of_report(&cat.index, at as u32, &rd);
-        return shard.map(|s| Some(Arc::new(s))).map_err(|e| format!("could not load {DATA_DIR}{path}: {e}"));
+        let url = model::paths::report_url(key);
+        return shard.map(|s| Some(Arc::new(s))).map_err(|e| format!("could not load {url}: {e}"));
     }
     let sh = load_json::<model::JobShard>(&j.shard).await?;
     let mapped =

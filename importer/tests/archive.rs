@@ -98,7 +98,7 @@ fn state(data: &Path) -> serde_json::Value {
 
 /// The notes of the published report with this Message-ID.
 fn doc_notes(data: &Path, mid: &str) -> Vec<String> {
-    let rel = model::paths::report_doc(&model::paths::report_id_of_message(mid));
+    let rel = model::paths::report_html(mid);
     let doc: model::ReportDoc =
         serde_json::from_slice(&importer::store::dataset::read_json(data, &rel).unwrap()).unwrap();
     doc.notes
@@ -430,14 +430,16 @@ fn absolute_inputs_publish_no_local_path() {
         .iter()
         .filter(|(k, v)| {
             let text = importer::store::dataset::unpacked(k, v.to_vec()).unwrap();
-            here.iter().any(|h| String::from_utf8_lossy(&text).contains(h.as_str()))
+            // a report's page: its markup and the document it carries
+            let seen = |b: &[u8]| here.iter().any(|h| String::from_utf8_lossy(b).contains(h.as_str()));
+            seen(&text) || seen(v)
         })
         .map(|(k, _)| k)
         .collect();
     assert!(leaks.is_empty(), "files holding a local path: {leaks:?}");
     let docs: Vec<String> = a
         .iter()
-        .filter(|(k, _)| k.starts_with("d/"))
+        .filter(|(k, _)| k.starts_with("m/"))
         .map(|(k, v)| importer::store::dataset::unpacked(k, v.clone()).unwrap())
         .map(|v| serde_json::from_slice::<serde_json::Value>(&v).unwrap()["source"].as_str().unwrap().to_string())
         .collect();

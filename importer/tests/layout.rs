@@ -382,18 +382,31 @@ fn check_names_a_broken_or_missing_file() {
     let at = mean + bytes[mean..].iter().position(|b| b.is_ascii_digit()).unwrap();
     bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
     put_json(&out, &chunk, &bytes);
-    // a document stored as plain JSON where its name says gzip
-    let doc = model::paths::report_doc(&data.root.newest[0].id);
-    std::fs::write(out.join(&doc), json_at(&out, &doc)).unwrap();
+    // a page whose document is not gzip (its JSON in base64), and one that lost its document
+    let doc = data.root.newest[0].page();
+    let html = String::from_utf8(std::fs::read(out.join(&doc)).unwrap()).unwrap();
+    let b64 = model::paths::page_doc(&html).unwrap();
+    let plain = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, json_at(&out, &doc));
+    std::fs::write(out.join(&doc), html.replace(b64, &plain)).unwrap();
+    let bare = data.root.newest[1].page();
+    let html = String::from_utf8(std::fs::read(out.join(&bare)).unwrap()).unwrap();
+    let carried = format!(
+        "{}{}{}",
+        model::paths::PAGE_DOC_OPEN,
+        model::paths::page_doc(&html).unwrap(),
+        model::paths::PAGE_DOC_CLOSE
+    );
+    std::fs::write(out.join(&bare), html.replace(&carried, "")).unwrap();
     // the document of another report, the only one of a job: the job's compare file is made from it
     let mut only = data.index.jobs.iter().filter_map(|j| data.assembled.parts[&j.testcase].report_of(j));
-    let lost = only.find_map(|r| Some(data.index.reports[r as usize].doc()).filter(|d| *d != doc));
+    let lost = only.find_map(|r| Some(data.index.reports[r as usize].page()).filter(|d| *d != doc && *d != bare));
     let lost = lost.expect("a job one report measured, not the newest");
     std::fs::remove_file(out.join(&lost)).unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("{chunk}: fingerprint")), "{err}");
     assert!(err.contains(&format!("{doc}: not gzip-compressed")), "{err}");
+    assert!(err.contains(&format!("{bare}: the page carries no report document")), "{err}");
     assert!(err.contains(&lost), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -665,7 +678,7 @@ fn a_script_a_merge_replaces_goes_once_no_report_names_it() {
 fn a_damaged_document_keeps_the_scripts_a_merge_left_unnamed() {
     let inc = tmpdir("script-damaged");
     import(&inc, &["fixtures/corpus/008.txt", "fixtures/corpus/009.txt"]);
-    let docs = tree(&inc).into_iter().filter(|(k, _)| k.starts_with("d/"));
+    let docs = tree(&inc).into_iter().filter(|(k, _)| k.starts_with("m/"));
     let (of_009, _) = docs
         .into_iter()
         .find(|(k, _)| String::from_utf8_lossy(&json_at(&inc, k)).contains("\"source\":\"009.txt\""))
@@ -752,11 +765,11 @@ fn check_lists_the_files_nothing_names() {
     assert!(!err.contains("nothing names"), "{err}");
     std::fs::create_dir_all(out.join("s/none")).unwrap();
     std::fs::write(out.join("s/none/0123456789abcdef.json.gz"), "{}").unwrap();
-    std::fs::write(out.join("d/.x.json.gz.tmp-1"), "{").unwrap();
+    std::fs::write(out.join("m/.x.tmp-1"), "{").unwrap();
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("2 file(s)") && err.contains("nothing names"), "{err}");
-    assert!(err.contains("d/.x.json.gz.tmp-1") && err.contains("s/none/0123456789abcdef.json.gz"), "{err}");
+    assert!(err.contains("m/.x.tmp-1") && err.contains("s/none/0123456789abcdef.json.gz"), "{err}");
     import(&out, &["fixtures/seeds"]);
     let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

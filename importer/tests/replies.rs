@@ -42,9 +42,10 @@ fn read(name: &str, bytes: &[u8]) -> FileResult {
     res
 }
 
-/// The report documents of a dataset.
+/// The report documents of a dataset (each carried by its page).
 fn docs(dir: &Path) -> Vec<Value> {
-    let mut out: Vec<Value> = std::fs::read_dir(dir.join("d")).unwrap().map(|e| json(&e.unwrap().path())).collect();
+    let pages = std::fs::read_dir(dir.join("m")).unwrap().map(|e| e.unwrap().path().join("index.html"));
+    let mut out: Vec<Value> = pages.map(|p| json(&p)).collect();
     out.sort_by_key(|d| d["message_id"].as_str().unwrap_or("").to_string());
     out
 }

@@ -141,6 +141,11 @@ pub struct ReportSummary {
 pub const REPLY_CHARS: usize = 120;
 
 impl ReportSummary {
+    /// Its page, which carries its document (`ReportDoc::page`).
+    pub fn page(&self) -> String {
+        crate::paths::report_html(self.message_id.as_deref().unwrap_or(&self.id))
+    }
+
     /// Its job (first testcase, machine and parameters) as `job_id` names it; `None` for a
     /// summary without a machine (no job to compare with).
     pub fn job_key(&self) -> Option<String> {
@@ -253,7 +258,8 @@ pub struct TrendChunkOut<'a> {
     pub detected: Vec<&'a ChangeRecord>,
 }
 
-/// `data/d/<report-id>.json`: one report (or result root) with everything it said, as read.
+/// One report (or result root) with everything it said, as read: carried by its page
+/// (`paths::page_doc`).
 /// An incremental import rebuilds a testcase from these, so they hold every input the build uses.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReportDoc {
@@ -311,6 +317,11 @@ pub struct DocCommit {
 }
 
 impl ReportDoc {
+    /// Its page (`m/<Message-ID>/index.html`, else by its id), which carries it (`paths::page_doc`).
+    pub fn page(&self) -> String {
+        crate::paths::report_html(self.message_id.as_deref().unwrap_or(&self.id))
+    }
+
     /// The job of its first table (that of the table's first row): the report's own job.
     pub fn first_job(&self) -> Option<&DocJob> {
         let row = self.sections.first()?.rows.first()?;

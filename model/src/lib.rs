@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the published layout. The app refuses data with another version and says so.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 /// Job parameters, by name. A `BTreeMap` so that every serialisation is sorted and stable.
 pub type Params = BTreeMap<String, String>;
@@ -260,9 +260,10 @@ pub struct ReportMeta {
 }
 
 impl ReportMeta {
-    /// The report document: everything the mail said.
-    pub fn doc(&self) -> String {
-        paths::report_doc(&self.id)
+    /// The file that carries the report document (everything the mail said): its page
+    /// (`paths::page_doc`), relative to the site's root.
+    pub fn page(&self) -> String {
+        paths::report_html(self.message_id.as_deref().unwrap_or(&self.id))
     }
 }
 

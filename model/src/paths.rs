@@ -12,6 +12,8 @@ pub const INDEX: &str = "index.json";
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Every directory an import writes (and whose unreferenced files it removes after the switch).
+/// `d/` held the report documents until schema 13 (they now ride in the pages): an import still
+/// sweeps it, so a dataset of an older schema loses them at its next import.
 pub const DIRS: [&str; 11] = ["t", "s", "j", "c", "d", "r", "a", "l", "m", "p", "q"];
 
 /// The first screen as a static page (the newest reports, the newest report), written beside the
@@ -98,9 +100,20 @@ pub fn changes(testcase: &str, hash: &str) -> String {
     format!("c/{}.{hash}.json.gz", slug(testcase))
 }
 
-/// The document of a report, by report id (stable: a report page links here).
-pub fn report_doc(report_id: &str) -> String {
-    format!("d/{report_id}.json.gz")
+/// A report's document (`ReportDoc`) rides in its page (`report_html`), the one file of the
+/// report: stored as every JSON file is (gzip), in base64, as the text of this element just before
+/// the page's `</body>`. An import reads it back from there (`--into`, `lkpx check`), and so does
+/// the app (the page it takes over, or the page fetched).
+pub const PAGE_DOC_OPEN: &str = "<script type=\"application/gzip\" id=\"report-doc\">";
+
+/// The end of `PAGE_DOC_OPEN`'s element (base64 has no `<`).
+pub const PAGE_DOC_CLOSE: &str = "</script>";
+
+/// The base64 text of the document that a report's page `html` carries.
+pub fn page_doc(html: &str) -> Option<&str> {
+    let at = html.rfind(PAGE_DOC_OPEN)? + PAGE_DOC_OPEN.len();
+    let len = html[at..].find(PAGE_DOC_CLOSE)?;
+    Some(&html[at..at + len])
 }
 
 /// A file of the search index named by its content hash: the index itself (`search::SearchIndex`)
@@ -286,7 +299,9 @@ mod tests {
         assert_eq!(job_shard("fio-basic", "00ff"), "j/fio-basic/00ff.json.gz");
         assert_eq!(script("abc"), "r/abc.sh");
         assert_eq!(changes("fio-basic", "aa"), "c/fio-basic.aa.json.gz");
-        assert_eq!(report_doc("abc"), "d/abc.json.gz");
+        let page = format!("<p>{PAGE_DOC_OPEN}</p>x{PAGE_DOC_OPEN}H4sI{PAGE_DOC_CLOSE}</body></html>");
+        assert_eq!(page_doc(&page), Some("H4sI"));
+        assert_eq!(page_doc("<html><body></body></html>"), None);
         assert_eq!(report_page("ab"), "l/ab.json.gz");
         assert_eq!(search_file(&search_segment("ab"), 't', 3), "q/ab/t3.json.gz");
         assert_eq!(report_id_of_message("<a@b>"), hash_hex(b"a@b"));
@@ -297,7 +312,7 @@ mod tests {
             trend_chunk("x", "1"),
             job_shard("x", "1"),
             changes("x", "1"),
-            report_doc("1"),
+            report_html("1"),
             script("1"),
             archive_state("1"),
             report_page("1"),

@@ -65,8 +65,16 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) 
     );
 }
 
-fn close(out: &mut Html) {
-    out.lit("</div></body></html>\n");
+/// The end of a page; `doc`: the report document it carries (`model::paths::page_doc`: stored
+/// bytes in base64, which escaping leaves as they are), after the static part the app hides.
+fn close(out: &mut Html, doc: Option<&str>) {
+    out.lit("</div>");
+    if let Some(b64) = doc {
+        out.lit(model::paths::PAGE_DOC_OPEN);
+        put!(out, "{}", b64);
+        out.lit(model::paths::PAGE_DOC_CLOSE);
+    }
+    out.lit("</body></html>\n");
 }
 
 /// Where a report's page holds what it shows of other reports (its record and its commit's): the
@@ -188,7 +196,7 @@ fn nav_html(out: &mut Html, testcases: &[String], counts: Option<&Counts>) {
 }
 
 /// A report's page (`m/<Message-ID>/index.html`).
-pub fn report_page(d: &ReportDoc, around: &Around) -> Html {
+pub fn report_page(d: &ReportDoc, around: &Around, stored: &str) -> Html {
     let me = ReportSummary::listed(d);
     let mut out = Html::with_capacity(4096);
     let title = d.subject.clone().unwrap_or_else(|| d.source.clone());
@@ -197,13 +205,13 @@ pub fn report_page(d: &ReportDoc, around: &Around) -> Html {
     nav_html(&mut out, &me.testcases, None);
     out.html(&report_article(d, around));
     out.lit("</main>");
-    close(&mut out);
+    close(&mut out, Some(stored));
     out
 }
 
 /// The first screen (`index.html`): the newest reports (`newest`, newest first) beside the
 /// newest report (`open`, with its job's other reports), and the links to every list.
-pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Around)>, counts: &Counts) -> Html {
+pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Around, &str)>, counts: &Counts) -> Html {
     let mut out = Html::with_capacity(64 * 1024);
     open(
         &mut out,
@@ -214,7 +222,7 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
     );
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], Some(counts));
-    let key = open_doc.map(|(d, _)| d.message_id.clone().unwrap_or_else(|| d.id.clone()));
+    let key = open_doc.map(|(d, _, _)| d.message_id.clone().unwrap_or_else(|| d.id.clone()));
     put!(
         out,
         "<div class=\"reports-layout\"><section class=\"reports-list\" aria-label=\"Reports\">\
@@ -223,11 +231,11 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
         report::list_html(newest, &(0..newest.len()).collect::<Vec<_>>(), key.as_deref())
     );
     out.lit("</section><section class=\"report-pane\" aria-label=\"Report\">");
-    if let Some((d, around)) = open_doc {
+    if let Some((d, around, _)) = open_doc {
         out.html(&report_article(d, around));
     }
     out.lit("</section></div></main>");
-    close(&mut out);
+    close(&mut out, open_doc.map(|(_, _, stored)| stored));
     out
 }
 
@@ -279,7 +287,7 @@ pub fn list_page(
         report::list_html(reports, &(0..reports.len()).collect::<Vec<_>>(), None)
     );
     out.lit("</main>");
-    close(&mut out);
+    close(&mut out, None);
     out
 }
 
@@ -351,6 +359,7 @@ mod tests {
         let html = report_page(
             &d,
             &Around { others: vec![other.clone()], commits: 2, record: vec![&other], ..Default::default() },
+            "H4sIAAAA+/=",
         )
         .into_string();
         let part = around_of(&html).expect("the page holds its record");
@@ -378,10 +387,16 @@ mod tests {
             html.contains(START_APP) && !html.contains("<script type=\"module\""),
             "the app starts on top, once painted"
         );
+        assert!(html.contains("<style>:root {") && !html.contains("main.css"), "{html}");
         assert!(
-            html.contains("<style>:root {") && html.ends_with("</div></body></html>\n") && !html.contains("main.css"),
-            "{html}"
+            html.ends_with(&format!(
+                "</div>{}H4sIAAAA+/={}</body></html>\n",
+                model::paths::PAGE_DOC_OPEN,
+                model::paths::PAGE_DOC_CLOSE
+            )),
+            "the page carries its document, after the part the app hides"
         );
+        assert_eq!(model::paths::page_doc(&html), Some("H4sIAAAA+/="));
     }
 
     /// The record's signs of noise stand beside the headlines: the record comes after the
@@ -400,7 +415,7 @@ mod tests {
             word: "improvement".into(),
             ..me.clone()
         };
-        let html = report_page(&d, &Around { record: vec![&flip], ..Default::default() }).into_string();
+        let html = report_page(&d, &Around { record: vec![&flip], ..Default::default() }, "").into_string();
         let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle} in {html}"));
         let order = [
             at("data-testid=\"report-headline\""),
@@ -439,11 +454,14 @@ mod tests {
             named: vec![&a],
             naming: vec![&c],
         };
-        let (old, new) = (report_page(&d, &before).into_string(), report_page(&d, &after).into_string());
+        let (old, new) = (report_page(&d, &before, "AA").into_string(), report_page(&d, &after, "AA").into_string());
         assert_ne!(old, new, "the two pages differ in what they show of others");
         assert_eq!(with_around(&old, &me, &after).as_deref(), Some(new.as_str()));
         assert_eq!(with_around(&new, &me, &before).as_deref(), Some(old.as_str()));
-        assert_eq!(with_around(&new, &me, &Around::default()), Some(report_page(&d, &Around::default()).into_string()));
+        assert_eq!(
+            with_around(&new, &me, &Around::default()),
+            Some(report_page(&d, &Around::default(), "AA").into_string())
+        );
         assert_eq!(
             with_around("<html>no parts</html>", &me, &after),
             None,
@@ -463,7 +481,8 @@ mod tests {
             })
             .collect();
         let counts = Counts { all: 3, testcases: vec![("fsmark".into(), 1)] };
-        let html = first_page(&list, Some((&d, &Around { commits: 1, ..Default::default() })), &counts).into_string();
+        let html =
+            first_page(&list, Some((&d, &Around { commits: 1, ..Default::default() }, "AA")), &counts).into_string();
         assert!(
             html.contains("href=\"p/all/\">All 3 reports</a>") && html.contains("href=\"p/tc/fsmark/\">fsmark (1)</a>"),
             "{html}"
@@ -472,6 +491,7 @@ mod tests {
         assert_eq!(html.matches("data-testid=\"report-item\"").count(), 3);
         assert!(html.contains("href=\"m/m1@x/\""), "{html}");
         assert!(html.contains("data-testid=\"report-page\""), "the newest report pre-rendered");
+        assert_eq!(model::paths::page_doc(&html), Some("AA"), "with its document");
         let page = list_page("All reports", "all", Some(1), 3, &list, None).into_string();
         assert!(
             page.contains("<base href=\"../../\">")

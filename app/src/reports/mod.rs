@@ -36,17 +36,6 @@ pub fn step_key(list: &[ReportSummary], shown: &[usize], open: Option<&str>, dow
     crate::search::step(at, shown.len(), down).map(|j| permalink_key(&list[shown[j]]))
 }
 
-/// The document paths to try for a `report=` value: a 16-hex value is first read as a report id
-/// (the permalink of a report without a Message-ID, and what the trend links to), then as a
-/// Message-ID; anything else is a Message-ID. So a link never costs a failed fetch first.
-pub fn doc_candidates(key: &str) -> Vec<String> {
-    let by_message = model::paths::report_doc(&model::paths::report_id_of_message(key));
-    if key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return vec![model::paths::report_doc(key), by_message];
-    }
-    vec![by_message]
-}
-
 /// From a catalog: the reports (other than `except`) with a table of job `job`, newest first,
 /// and the number of distinct commits every report of the job measured.
 pub fn job_reports(idx: &model::Index, job: usize, except: &str) -> (Vec<ReportSummary>, usize) {
@@ -267,18 +256,15 @@ mod tests {
     }
 
     #[test]
-    fn permalinks_and_documents() {
+    fn permalinks_and_pages() {
         let r = ReportSummary { id: "0123456789abcdef".into(), message_id: Some("a@b".into()), ..Default::default() };
         assert_eq!(permalink_key(&r), "a@b");
-        assert_eq!(doc_candidates("<a@b>"), vec![model::paths::report_doc(&model::paths::hash_hex(b"a@b"))]);
-        let by_id = doc_candidates("0123456789abcdef");
-        assert_eq!(
-            by_id,
-            vec![
-                model::paths::report_doc("0123456789abcdef"),
-                model::paths::report_doc(&model::paths::hash_hex(b"0123456789abcdef"))
-            ]
-        );
+        // the page that carries a report's document, by the `report=` value: its Message-ID (with or
+        // without `<>`), or the id of a report without one (or with one a URL path cannot hold)
+        assert_eq!(model::paths::report_url("<a@b>"), "m/a@b/");
+        assert_eq!(model::paths::report_url("0123456789abcdef"), "m/0123456789abcdef/");
+        let odd = "a b@c";
+        assert_eq!(model::paths::report_url(odd), model::paths::report_url(&model::paths::report_id_of_message(odd)));
         assert_eq!(word_class("regression"), "regression");
         let h = ReportSummary {
             metric: Some("fio.write_iops".into()),

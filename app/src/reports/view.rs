@@ -638,15 +638,7 @@ fn report_pane(mail: Mail, open_key: Memo<Option<String>>) -> impl Fn() -> AnyVi
 }
 
 async fn load_doc(key: String) -> Result<Arc<ReportDoc>, String> {
-    let mut err = String::new();
-    for path in reports::doc_candidates(&key) {
-        match web::load_json::<ReportDoc>(&path).await {
-            Ok(d) => return Ok(d),
-            Err(e) if err.is_empty() => err = e,
-            Err(_) => {}
-        }
-    }
-    Err(format!("no report {key}: {err}"))
+    web::report_doc(&key).await.map_err(|e| format!("no report {key}: {e}"))
 }
 
 /// One report's page, from its document.

@@ -316,7 +316,7 @@ fn published_keys(dir: &Path) -> Result<Vec<threads::ReportKey>, String> {
 
 /// A report with this Message-ID is in the dataset.
 fn is_published(dir: &Path, mid: &str) -> bool {
-    dir.join(paths::report_doc(&paths::report_id_of_message(mid))).is_file()
+    dir.join(paths::report_html(mid)).is_file()
 }
 
 /// The published report with this Message-ID, as a document.
@@ -324,7 +324,7 @@ pub fn published_report(dir: &Path, mid: &str) -> Option<Document> {
     if !is_published(dir, mid) {
         return None;
     }
-    let rel = paths::report_doc(&paths::report_id_of_message(mid));
+    let rel = paths::report_html(mid);
     let rd: model::ReportDoc = crate::store::dataset::read(dir, &rel).ok()?;
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
     reader::docfile::from_doc(&rd, &script).ok()

@@ -113,10 +113,10 @@ pub fn run(
     Ok(failed)
 }
 
-/// A full import of the reports held (`store::held`): duplicates merged, each report's document
-/// written, each testcase built from its reports read back and written as soon as it is built
-/// (each report's page written as it is first read back), then the reports list and the search
-/// index, then the switch to the new root.
+/// A full import of the reports held (`store::held`): duplicates merged, each report's page
+/// written (it carries the report's document), each testcase built from its reports read back
+/// and written as soon as it is built, then the reports list and the search index, then the
+/// switch to the new root.
 fn import_full(
     mut held: Vec<Held>,
     opts: &build::options::Options,
@@ -132,25 +132,23 @@ fn import_full(
     // the rows' keys found the reports replies quote, and merged copies: done with
     held.iter_mut().for_each(|h| h.row_keys = Vec::new());
     held.sort_by_cached_key(|h| (h.time.unwrap_or(i64::MIN), h.source.clone()));
-    held.par_iter_mut().try_for_each(|h| publisher.write(std::slice::from_ref(&h.file)).map(|()| h.written(out)))?;
-    warn_dropped_reports(out, &held);
-    stages.mark("duplicates merged, report documents written");
     let all = pack::newest_first(held.iter().map(|h| h.summary.clone()).collect());
     let peers = pages::Peers::of(&all);
-    let (terms, failed) = (Mutex::new(Vec::new()), Mutex::new(None));
-    let page = |rd: &model::ReportDoc| {
-        if let Err(e) = publisher.write(&[pages::report_file(rd, &all, &peers)]) {
-            failed.lock().expect("not poisoned").get_or_insert(e);
-        }
+    // each report's page, which carries its document: written, and the held bytes let go
+    held.par_iter_mut().try_for_each(|h| {
+        let page = pages::report_file(&h.report(), &h.file.1, &all, &peers);
+        publisher.write(&[page]).map(|()| h.written(out))
+    })?;
+    warn_dropped_reports(out, &held);
+    stages.mark("duplicates merged, every report's page written");
+    let terms = Mutex::new(Vec::new());
+    let seen = |rd: &model::ReportDoc| {
         terms.lock().expect("not poisoned").push((rd.id.clone(), model::search::terms_of(rd)));
     };
     let entries =
-        held::build_testcases(&held, opts, &page, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
-    if let Some(e) = failed.into_inner().expect("not poisoned") {
-        return Err(e);
-    }
+        held::build_testcases(&held, opts, &seen, &|t| publisher.testcase(pack::testcase_files(t, publisher.known())));
     let (entries, trends) = publish::Built::apart(entries.into_iter().collect::<std::io::Result<Vec<_>>>()?);
-    stages.mark("testcases built and written, and every report's page");
+    stages.mark("testcases built and written");
     let newest = all.first().and_then(|s| held.iter().find(|h| h.summary.id == s.id)).map(Held::report);
     let terms = pack::Terms::of_each(terms.into_inner().expect("not poisoned"));
     let lists = pack::Lists { newest: newest.as_ref(), reports: held.len(), terms, trends };

@@ -15,7 +15,7 @@ pub fn documents(dir: &Path) -> Result<Vec<ReportDoc>, String> {
         let cat = importer::store::dataset::read_catalog(dir, &t.catalog)?;
         for r in cat.reports {
             if !docs.contains_key(&r.id) {
-                docs.insert(r.id.clone(), importer::store::dataset::read(dir, &r.doc())?);
+                docs.insert(r.id.clone(), importer::store::dataset::read(dir, &r.page())?);
             }
         }
     }

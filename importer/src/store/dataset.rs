@@ -28,16 +28,48 @@ pub fn read_json(dir: &Path, rel: &str) -> Result<Vec<u8>, String> {
     unpacked(rel, bytes)
 }
 
-/// `bytes` of the file `rel` as JSON text (see `read_json`).
+/// `bytes` of the file `rel` as JSON text (see `read_json`); of a report's page, the document it
+/// carries (`paths::page_doc`).
 pub fn unpacked(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    if is_report_page(rel) {
+        return inflated(rel, &page_stored(rel, &bytes)?);
+    }
     if !rel.ends_with(".gz") {
         return Ok(bytes);
     }
-    if !bytes.starts_with(&paths::GZIP_MAGIC) {
+    inflated(rel, &bytes)
+}
+
+/// The document that the report's page `rel` carries, and its stored bytes as the page holds
+/// them (`pages::report_file` makes the page again of both).
+pub fn read_carried(dir: &Path, rel: &str) -> Result<(ReportDoc, Vec<u8>), String> {
+    let page = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+    let stored = page_stored(rel, &page)?;
+    Ok((parse(rel, &inflated(rel, &stored)?)?, stored))
+}
+
+/// A report's page (`m/<key>/index.html`), which carries its document.
+fn is_report_page(rel: &str) -> bool {
+    rel.ends_with("/index.html") && (rel.starts_with("m/") || rel.contains("/m/"))
+}
+
+/// The stored bytes (gzip JSON) of the document that the page `bytes` (file `rel`) carries.
+pub fn page_stored(rel: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    let html = std::str::from_utf8(bytes).map_err(|_| format!("{rel}: the page is not UTF-8"))?;
+    let text = paths::page_doc(html).ok_or_else(|| format!("{rel}: the page carries no report document"))?;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| format!("{rel}: the page's report document is not base64: {e}"))
+}
+
+/// Stored bytes `gz` of file `rel` inflated: they must be gzip (`paths::GZIP_MAGIC`).
+pub fn inflated(rel: &str, gz: &[u8]) -> Result<Vec<u8>, String> {
+    if !gz.starts_with(&paths::GZIP_MAGIC) {
         return Err(format!("{rel}: not gzip-compressed, as its name says"));
     }
-    let mut out = Vec::with_capacity(bytes.len() * 5);
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut out)
+    let mut out = Vec::with_capacity(gz.len() * 5);
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out)
         .map_err(|e| format!("{rel}: broken gzip: {e}"))?;
     Ok(out)
 }
@@ -136,7 +168,7 @@ impl Published {
         let job = &self.index.jobs[at];
         let part = self.part(&job.testcase)?;
         if let Some(r) = part.report_of(job) {
-            let rel = self.index.reports[r as usize].doc();
+            let rel = self.index.reports[r as usize].page();
             let rd: ReportDoc = read(&self.dir, &rel)?;
             return part.job_of_report(&self.index, at as u32, &rd).map_err(|e| format!("{rel}: {e}"));
         }
@@ -155,8 +187,10 @@ impl Published {
         Ok(all)
     }
 
+    /// The document of the report with this id, read from its page.
     pub fn report_doc(&self, id: &str) -> Result<ReportDoc, String> {
-        read(&self.dir, &paths::report_doc(id))
+        let meta = self.index.reports.iter().find(|r| r.id == id).ok_or_else(|| format!("no report {id}"))?;
+        read(&self.dir, &meta.page())
     }
 }
 
@@ -192,7 +226,7 @@ pub fn check(dir: &Path) -> Checked {
     for t in &root.testcases {
         checked += check_testcase(dir, t, &mut problems, &mut seen);
     }
-    for d in root.newest.iter().map(|r| paths::report_doc(&r.id)) {
+    for d in root.newest.iter().map(model::ReportSummary::page) {
         seen.docs.insert(d);
     }
     let mut all: Vec<model::ReportSummary> = Vec::new();
@@ -200,7 +234,7 @@ pub fn check(dir: &Path) -> Checked {
         checked += 1;
         match read_hashed::<model::ReportPage>(dir, p) {
             Ok(page) => {
-                seen.docs.extend(page.reports.iter().map(|r| paths::report_doc(&r.id)));
+                seen.docs.extend(page.reports.iter().map(model::ReportSummary::page));
                 all.extend(page.reports);
             }
             Err(e) => problems.push(e),
@@ -262,10 +296,10 @@ fn check_pages(
     use rayon::prelude::*;
     let peers = pages::Peers::of(all);
     let problems_of_trends = std::sync::Mutex::new(Vec::new());
-    let doc = |s: &model::ReportSummary| read::<ReportDoc>(dir, &paths::report_doc(&s.id));
+    let doc = |s: &model::ReportSummary| read_carried(dir, &s.page());
     let mut want: Vec<Result<crate::store::File, String>> =
-        all.par_iter().map(|s| doc(s).map(|d| pages::report_file(&d, all, &peers))).collect();
-    let newest = all.first().and_then(|s| doc(s).ok());
+        all.par_iter().map(|s| doc(s).map(|(d, stored)| pages::report_file(&d, &stored, all, &peers))).collect();
+    let newest = all.first().and_then(|s| doc(s).ok()).map(|(d, _)| d);
     let trend = |tc: &str| {
         let e = root.testcases.iter().find(|e| e.name == tc)?;
         published_trend(dir, e)
@@ -508,7 +542,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
     }
     checked += check_changes(dir, &cat, &part, problems);
     for r in &cat.reports {
-        seen.docs.insert(r.doc());
+        seen.docs.insert(r.page());
         seen.scripts.extend(r.script.iter().map(|h| paths::script(h)));
     }
     checked
@@ -528,7 +562,7 @@ fn job_of_report(
         .reports
         .get(r as usize)
         .ok_or_else(|| format!("{}: report #{r} is not in the catalog", cat.jobs[at as usize].id))?;
-    let rel = meta.doc();
+    let rel = meta.page();
     let rd: ReportDoc = read(dir, &rel)?;
     let s = part.job_of_report(cat, at, &rd).map_err(|e| format!("{rel}: {e}"))?;
     let others = s.series.iter().any(|x| x.points.report.iter().any(|&p| p != r));

@@ -344,7 +344,7 @@ fn old_job_file(dir: &Path, cat: &Index, j: u32) -> Result<(JobShard, String), S
     let Some(meta) = cat.reports.get(r as usize) else {
         return damaged(format!("job {}: its report #{r} is not in the catalog", job.id));
     };
-    let rel = meta.doc();
+    let rel = meta.page();
     let rd: model::ReportDoc = read_old(dir, &rel)?;
     let commits: Vec<Vec<u32>> = meta.sections.iter().filter(|s| s.job.is_some()).map(|s| s.commits.clone()).collect();
     Ok((JobShard::of_report(&rd, job, j, r, &commits), rel))

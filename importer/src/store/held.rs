@@ -1,6 +1,7 @@
-//! A report held as its published document's stored bytes (`d/<id>.json.gz`, gzip JSON: about a
-//! twentieth of the parsed `Document`) from the moment its file is read until its testcase is
-//! built and its page written; once its file is written, as that file alone (`Held::written`).
+//! A report held as its published document's stored bytes (gzip JSON: about a twentieth of the
+//! parsed `Document`) from the moment its file is read until its page is written (the page
+//! carries them: `model::paths::page_doc`); once its page is written, as that file alone
+//! (`Held::written`), read back from it when its testcase is built.
 //! A full import holds its reports so, and parses them back one testcase at a time: its memory
 //! grows with the largest testcase, not with its input.
 
@@ -29,7 +30,8 @@ pub struct Held {
     /// Its reproduce script: hash and text.
     pub script: Option<(String, String)>,
     pub summary: ReportSummary,
-    /// The report document's file: its path and stored bytes (none once `written`).
+    /// The file that carries the report document (its page) and the document's stored bytes (none
+    /// once `written`).
     pub file: File,
     /// Where its file was written (`written`): the bytes are read back from there.
     at: Option<std::path::PathBuf>,
@@ -51,7 +53,7 @@ impl Held {
             d.notes.clone_from(&rd.notes);
             Box::new((d, rd.clone()))
         });
-        let mut file = pack::report_file(&rd);
+        let mut file = pack::report_doc(&rd);
         let mut row_keys = reader::threads::row_keys(d);
         // held until the end of the import: no room left over (gzip's buffer is a guess)
         file.1.shrink_to_fit();
@@ -73,7 +75,7 @@ impl Held {
         }
     }
 
-    /// Its file was written under `dir` (`publish::Publisher::write`): its bytes are let go and
+    /// Its page was written under `dir` (`publish::Publisher::write`): its bytes are let go and
     /// read back from there when the report is (the import's memory does not hold every report).
     pub fn written(&mut self, dir: &std::path::Path) {
         self.at = Some(dir.join(&self.file.0));
@@ -85,13 +87,15 @@ impl Held {
         if let Some(e) = &self.exact {
             return e.1.clone();
         }
-        let bytes = match &self.at {
+        let json = match &self.at {
             Some(path) => {
-                std::fs::read(path).unwrap_or_else(|e| panic!("{}: the import's own file: {e}", path.display()))
+                let page =
+                    std::fs::read(path).unwrap_or_else(|e| panic!("{}: the import's own file: {e}", path.display()));
+                crate::store::dataset::unpacked(&self.file.0, page)
             }
-            None => self.file.1.clone(),
+            None => crate::store::dataset::inflated(&self.file.0, &self.file.1),
         };
-        let json = crate::store::dataset::unpacked(&self.file.0, bytes).expect("held bytes are gzip");
+        let json = json.expect("a held report's stored bytes are gzip");
         serde_json::from_slice(&json).expect("a held report document reads back")
     }
 
@@ -253,25 +257,28 @@ mod tests {
         assert_eq!(h.part(&h.report(), "x").sections.len(), back.sections.len());
     }
 
-    /// Once its file is written, a held report keeps no bytes of it and reads back from the file:
+    /// Once its page is written, a held report keeps no bytes of it and reads back from the page:
     /// the import's memory does not hold every report's document until the end.
     #[test]
-    fn a_written_report_is_read_back_from_its_file() {
+    fn a_written_report_is_read_back_from_its_page() {
+        use crate::store::pages;
         let weight = reader::direction::Directions::lkp_weight;
         let opts = opts_with(&weight);
         let d = real_mail();
         let mut h = Held::of(&d, &opts);
         let dir = std::env::temp_dir().join(format!("lkpx-held-{}", std::process::id()));
         let path = dir.join(&h.file.0);
+        assert!(h.file.0.starts_with("m/") && h.file.0.ends_with("/index.html"), "{}", h.file.0);
+        let page_of = |h: &Held| pages::report_file(&h.report(), &h.file.1, &[], &pages::Peers::of(&[])).1;
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &h.file.1).unwrap();
+        std::fs::write(&path, page_of(&h)).unwrap();
         h.written(&dir);
         assert!(h.file.1.is_empty(), "its bytes let go");
-        assert_eq!(h.document(), d, "read back from the file");
+        assert_eq!(h.document(), d, "read back from the page");
         let mut other = d.clone();
         other.notes = vec!["2024-02-01 B: a note".into()];
-        std::fs::write(&path, &Held::of(&other, &opts).file.1).unwrap();
-        assert_eq!(h.report().notes, other.notes, "the file is what it reads");
+        std::fs::write(&path, page_of(&Held::of(&other, &opts))).unwrap();
+        assert_eq!(h.report().notes, other.notes, "the page is what it reads");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

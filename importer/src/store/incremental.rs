@@ -39,6 +39,11 @@ struct Loaded {
     old_files: Vec<String>,
 }
 
+/// The page of a document read (`ReportDoc::page`), which carries its document once published.
+fn page_of(d: &Document) -> String {
+    paths::report_html(d.message_id.as_deref().unwrap_or(&reader::links::report_id(d)))
+}
+
 fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Result<Loaded, String> {
     let entries: BTreeMap<&str, &model::TestcaseEntry> = root.testcases.iter().map(|t| (t.name.as_str(), t)).collect();
     let script = |h: &str| std::fs::read_to_string(dir.join(paths::script(h))).ok();
@@ -46,7 +51,7 @@ fn load_touched(dir: &Path, root: &Root, new: &[Document], close: bool) -> Resul
     let mut queue: Vec<String> = new.iter().flat_map(testcases_of).collect();
     // the same report imported before (by id) may name other testcases
     for d in new {
-        let rel = paths::report_doc(&reader::links::report_id(d));
+        let rel = page_of(d);
         if dir.join(&rel).is_file() {
             let rd: ReportDoc = read(dir, &rel)?;
             queue.extend(add_doc(&mut l, rd, &script).map_err(|e| format!("{rel}: {e}"))?);
@@ -86,8 +91,8 @@ fn load_testcase(
     let read_docs: Vec<Result<(ReportDoc, Document), String>> = todo
         .par_iter()
         .map(|r| {
-            let rd: ReportDoc = read(dir, &r.doc())?;
-            let d = from_doc(&rd, script).map_err(|e| format!("{}: {e}", r.doc()))?;
+            let rd: ReportDoc = read(dir, &r.page())?;
+            let d = from_doc(&rd, script).map_err(|e| format!("{}: {e}", r.page()))?;
             Ok((rd, d))
         })
         .collect();
@@ -174,8 +179,7 @@ fn from_published(
     opts: &Options,
     publisher: &Publisher,
 ) -> Result<Option<Touched>, String> {
-    if new.iter().any(|d| d.message_id.is_none() || dir.join(paths::report_doc(&reader::links::report_id(d))).exists())
-    {
+    if new.iter().any(|d| d.message_id.is_none() || dir.join(page_of(d)).exists()) {
         crate::timing::note("into: not from the published state: a report without a Message-ID, or imported before");
         return Ok(None);
     }
@@ -269,7 +273,7 @@ fn scripts_gone(
     }
     use rayon::prelude::*;
     let still: Result<Vec<Option<String>>, String> =
-        others.par_iter().map(|s| read::<ReportDoc>(dir, &paths::report_doc(&s.id)).map(|d| d.script)).collect();
+        others.par_iter().map(|s| read::<ReportDoc>(dir, &s.page()).map(|d| d.script)).collect();
     match still {
         Ok(still) => {
             for h in still.iter().flatten() {
@@ -367,7 +371,7 @@ fn old_terms(
     let Some((mut terms, files)) = index else {
         let mut terms = pack::Terms::default();
         for r in all.iter().filter(|r| !dropped(&r.id)) {
-            terms.add(&read::<ReportDoc>(dir, &paths::report_doc(&r.id))?);
+            terms.add(&read::<ReportDoc>(dir, &r.page())?);
         }
         return Ok((terms, Vec::new()));
     };
@@ -474,7 +478,6 @@ pub fn add_with_state(
     let (built, trends) = Built::apart(std::mem::take(&mut t.entries));
     entries.extend(built);
     let mut files: Vec<pack::File> = Vec::new();
-    files.extend(t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(pack::report_file));
     files.extend(pack::script_files(&t.scripts));
     let (mut summaries, before): (Vec<model::ReportSummary>, Vec<model::ReportSummary>) =
         lists.summaries.into_iter().partition(|s| !ids.contains(s.id.as_str()) && !t.old_ids.contains(&s.id));
@@ -484,7 +487,8 @@ pub fn add_with_state(
     let all = pack::newest_first(summaries);
     let changed: BTreeSet<&str> =
         t.reports.iter().filter(|r| !t.unchanged.contains(&r.id)).map(|r| r.id.as_str()).collect();
-    let read_doc = |id: &str| read::<ReportDoc>(dir, &paths::report_doc(id));
+    let pages: BTreeMap<&str, String> = all.iter().map(|s| (s.id.as_str(), s.page())).collect();
+    let read_doc = |id: &str| read::<ReportDoc>(dir, pages.get(id).ok_or_else(|| format!("no report {id}"))?);
     let read_page = |path: &str| std::fs::read_to_string(dir.join(path)).ok();
     let trend = |tc: &str| match t.testcases.contains(tc) {
         true => trends.get(tc).cloned(),
@@ -505,8 +509,6 @@ pub fn add_with_state(
     old_files.extend(old_index);
     old_files.extend(gone.iter().map(|h| paths::script(h)));
     old_files.extend(pages_gone);
-    // the documents of old reports merged into others
-    old_files.extend(t.old_ids.iter().filter(|id| !ids.contains(id.as_str())).map(|id| paths::report_doc(id)));
     match (state, &root.archives) {
         (Some(s), old) => {
             let (r, file) = crate::archive::with_state(new_root, s);

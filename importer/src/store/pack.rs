@@ -16,27 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub use crate::store::File;
 
-/// `v` as the bytes of a published JSON file (one line, newline-terminated).
-pub fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    let mut b = serde_json::to_vec(v).expect("published shapes serialise");
-    b.push(b'\n');
-    b
-}
-
-/// The bytes of a published JSON file as stored (`paths::GZIP_MAGIC`): gzip at level 6, no name
-/// and no time in the header, so the same JSON is the same file.
-pub fn at_rest(json: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut z =
-        flate2::GzBuilder::new().mtime(0).write(Vec::with_capacity(json.len() / 4 + 64), flate2::Compression::new(6));
-    z.write_all(json).expect("writing to memory");
-    z.finish().expect("writing to memory")
-}
-
-/// `v` as a published JSON file's stored bytes (`json`, then `at_rest`).
-pub fn stored<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    at_rest(&json(v))
-}
+pub use crate::store::{at_rest, json, stored};
 
 /// At most this many metrics of a testcase get a trend chunk of their own (`own_chunks`).
 pub const OWN_CHUNKS: usize = 16;
@@ -480,9 +460,10 @@ fn entry(cat: &Index, metrics: usize, path: String) -> TestcaseEntry {
     }
 }
 
-/// A report document as a file (its stable name).
-pub fn report_file(rd: &ReportDoc) -> File {
-    (paths::report_doc(&rd.id), stored(rd))
+/// A report document as stored (gzip JSON), with the path of the file that carries it: its page
+/// (`paths::page_doc`, `pages::report_file`).
+pub fn report_doc(rd: &ReportDoc) -> File {
+    (rd.page(), stored(rd))
 }
 
 /// Every summary of `all` once, newest first (undated last).
@@ -773,7 +754,6 @@ pub fn files(data: Dataset) -> (Vec<File>, Root) {
         entries.push(p.entry);
         files.extend(p.stored.files);
     }
-    files.par_extend(data.reports.par_iter().map(report_file));
     let all = newest_first(data.reports.iter().map(ReportSummary::listed).collect());
     let peers = crate::store::pages::Peers::of(&all);
     let docs: Vec<&ReportDoc> = data.reports.iter().collect();

@@ -114,21 +114,23 @@ impl Peers {
     }
 }
 
-/// The permalink key of a document: its Message-ID, else its id.
-fn key_of(d: &ReportDoc) -> String {
-    d.message_id.clone().unwrap_or_else(|| d.id.clone())
+/// Stored bytes (`pack::stored`) as a page carries them (`paths::page_doc`): base64.
+pub fn page_text(stored: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(stored)
 }
 
-/// The page of report `d` (`all`: every summary, newest first; `peers` over it).
-pub fn report_file(d: &ReportDoc, all: &[ReportSummary], peers: &Peers) -> File {
+/// The page of report `d`, which carries `stored`, the document as stored (`pack::stored`; `all`:
+/// every summary, newest first; `peers` over it).
+pub fn report_file(d: &ReportDoc, stored: &[u8], all: &[ReportSummary], peers: &Peers) -> File {
     let around = peers.around(all, &ReportSummary::listed(d));
-    (paths::report_html(&key_of(d)), page::report_page(d, &around).into_string().into_bytes())
+    (d.page(), page::report_page(d, &around, &page_text(stored)).into_string().into_bytes())
 }
 
 /// The pages of `docs`, in parallel.
 pub fn report_files(docs: &[&ReportDoc], all: &[ReportSummary], peers: &Peers) -> Vec<File> {
     use rayon::prelude::*;
-    docs.par_iter().map(|d| report_file(d, all, peers)).collect()
+    docs.par_iter().map(|d| report_file(d, &crate::store::stored(*d), all, peers)).collect()
 }
 
 /// The pages of one list (`reports` newest first): full pages of `LIST_PAGE` numbered from the
@@ -175,8 +177,9 @@ pub fn list_pages(
     for (tc, reports) in &per_tc {
         out.extend(list_files(tc, &paths::testcase_list(tc), reports, trends(tc).as_ref()));
     }
-    let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d))));
-    let first = page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, a)| (*d, a)), &counts);
+    let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d)), page_text(&crate::store::stored(d))));
+    let first =
+        page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, a, s)| (*d, a, s.as_str())), &counts);
     out.push((paths::FIRST_PAGE.to_string(), first.into_string().into_bytes()));
     out
 }
@@ -229,7 +232,8 @@ pub fn incremental_files(
     };
     let page_of = |id: &String| -> Option<File> {
         let me = by_id.get(id.as_str()).filter(|_| !changed.contains(id.as_str()));
-        me.and_then(|me| shows_anew(me)).or_else(|| doc(id).map(|d| report_file(&d, all, &peers)))
+        let made = |d: ReportDoc| report_file(&d, &crate::store::stored(&d), all, &peers);
+        me.and_then(|me| shows_anew(me)).or_else(|| doc(id).map(made))
     };
     let mut files: Vec<File> = ids.par_iter().filter_map(page_of).collect();
     let newest = all.first().and_then(|s| doc(&s.id));
