@@ -350,8 +350,9 @@ test("compare table shows the mail's numbers; sorting, filtering and a row click
   // one report alone measured the job: no file of its own, Compare reads that report's document
   assert.equal(blogJob.shard, undefined);
   const doc = compareFileOf(index, blogJob);
+  assert.match(doc, /^m\//, "the report's page, which carries its document");
   const fetched = site.srv.requests.slice(from);
-  assert.ok(fetched.some((r) => r.includes(`/data/${doc} 200`)), fetched.join('\n'));
+  assert.ok(fetched.some((r) => r.includes(`/${doc} 200`)), fetched.join('\n'));
   assert.ok(!fetched.some((r) => r.includes('/data/j/')), fetched.join('\n'));
   const row = page.locator('[data-testid=compare-row][data-metric="blogbench.write_score"]');
   const cells = await row.locator('td').allInnerTexts();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, readDoc } from './harness.mjs';
 
 const [base, dataDir, nArg] = process.argv.slice(2);
 const n = Number(nArg || 15);
@@ -23,7 +23,7 @@ const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 21474836
 const queries = [];
 for (let i = 0; i < n; i++) {
   const r = all[Math.floor(rand() * all.length)];
-  const d = read(`d/${r.id}.json.gz`);
+  const d = readDoc(r, dataDir);
   const to = (d.to ?? [])[0] ?? '';
   const addr = (to.match(/<([^>]+)>/) ?? [null, to])[1];
   if (addr) queries.push(addr);

@@ -12,7 +12,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, readJson } from './harness.mjs';
+import { launch, readJson, readDoc } from './harness.mjs';
 
 const [url, dataDir, count = '8'] = process.argv.slice(2);
 if (!url || !dataDir) {
@@ -35,7 +35,7 @@ for (const t of byTestcase) {
 
 /** The metric of the row with the largest stated change that is not the headline's. */
 function rowOf(r) {
-  const doc = readJson(path.join(dataDir, `d/${r.id}.json.gz`));
+  const doc = readDoc(r, dataDir);
   let best = null;
   for (const s of doc.sections ?? []) {
     for (const [, job, metric, , , changes, , flags] of s.rows ?? []) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, chartReady, compareFileOf } from './harness.mjs';
+import { serve, launch, DIST, loadIndex, firstHeadline, seriesOf, chunkOf, chartReady, compareFileOf, carriedText } from './harness.mjs';
 
 const index = loadIndex();
 const headline = firstHeadline(index);
@@ -71,19 +71,26 @@ test('a corrupted trend shard shows an error naming the file', async () => {
   }
 });
 
-test("a compare file cut short (a broken gzip: the job's one report's document) shows an error naming the file", async () => {
-  const job = index.jobs[headline.job];
+const escaped = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A job one report measured, not the newest (the first screen carries the newest's document). */
+const pagedJob = index.jobs.find((j) => j.report != null && index.catalogs[j.testcase].reports[j.report].id !== index.root.newest[0].id);
+
+test("a compare file cut short (a broken gzip: the document its one report's page carries) shows an error naming the file", async () => {
+  const job = pagedJob;
   const rel = compareFileOf(index, job);
-  assert.match(rel, /^d\//, 'one report measured the job: Compare reads its document');
+  assert.match(rel, /^m\//, "one report measured the job: Compare reads the document its page carries");
   const cut = (dir) => {
-    const f = path.join(dir, 'data', rel);
-    const b = fs.readFileSync(f);
-    assert.deepEqual([b[0], b[1]], [0x1f, 0x8b], 'stored gzip-compressed');
-    fs.writeFileSync(f, b.subarray(0, Math.floor(b.length / 2)));
+    const f = path.join(dir, rel, 'index.html');
+    const html = fs.readFileSync(f, 'utf8');
+    const b64 = carriedText(html);
+    const gz = Buffer.from(b64, 'base64');
+    assert.deepEqual([gz[0], gz[1]], [0x1f, 0x8b], 'stored gzip-compressed');
+    fs.writeFileSync(f, html.replace(b64, gz.subarray(0, Math.floor(gz.length / 2)).toString('base64')));
   };
   const ctx = await openBroken(cut, `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load data/${rel.replace(/\./g, '\\.')}: broken gzip`));
+    await expectError(ctx, new RegExp(`could not load ${escaped(rel)}: its report document: broken gzip`));
   } finally {
     await close(ctx);
   }
@@ -104,11 +111,11 @@ test('behind a host that sends the stored gzip with Content-Encoding, every file
 });
 
 test('a missing compare file shows an error naming the file', async () => {
-  const job = index.jobs[headline.job];
+  const job = pagedJob;
   const rel = compareFileOf(index, job);
-  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, 'data', rel)), `?view=compare&job=${job.id}`);
+  const ctx = await openBroken((dir) => fs.rmSync(path.join(dir, rel, 'index.html')), `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load data/${rel.replace(/\./g, '\\.')}: HTTP 404`));
+    await expectError(ctx, new RegExp(`could not load ${escaped(rel)}: HTTP 404`));
   } finally {
     await close(ctx);
   }

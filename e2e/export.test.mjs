@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, DIST, loadIndex, chartReady, readJson } from './harness.mjs';
+import { useSite, DIST, loadIndex, chartReady, readDoc } from './harness.mjs';
 
 const index = loadIndex();
 const seedReport = index.reports.find((r) => (r.notes || []).some((n) => n.startsWith('This is not a regression')));
@@ -55,7 +55,7 @@ test("a report's table as CSV: every row, the mail's numbers", async () => {
   assert.equal(bin[9], '7.1', 'its change as the mail printed it (absolute, for a % metric)');
   assert.equal(bin[10], 'absolute');
   // as many rows as the mail's first table (the page may show fewer until "show all")
-  const doc = readJson(path.join(DIST, 'data', 'd', `${seedReport.id}.json.gz`));
+  const doc = readDoc(seedReport);
   const job = doc.sections[0].rows[0].job;
   const inMail = doc.sections[0].rows.filter((r) => r.job === job).length;
   assert.equal(rows.length - 1, inMail);

@@ -8,6 +8,7 @@
 //
 // No dependency besides playwright-core; never downloads a browser.
 
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -473,11 +474,38 @@ export function chunkOf(index, testcase, metric) {
 
 /** The headline the first screen shows: the newest report's testcase is the one loaded, and its
  * newest headline with a job (else its first) is the default view. */
-/** The file Compare reads for a job: its own file, or the document of the one report that
- * measured it (`Job::report`: a job of one report has no file of its own). */
+/** The folder of a report's page under `m/` (`model::paths::page_dir`): its Message-ID when a
+ * URL path holds it as it is, else its id (which is then the hash of its Message-ID). */
+export function pageDir(r) {
+  const m = r.message_id;
+  return m && /^[A-Za-z0-9._~!$&'()*+,;=:@-]{1,200}$/.test(m) && !m.startsWith('.') ? m : r.id;
+}
+
+/** Where a report's page carries its document (`model::paths::PAGE_DOC_OPEN`). */
+export const PAGE_DOC_OPEN = '<script type="application/gzip" id="report-doc">';
+
+/** The base64 text of the document a page's `html` carries. */
+export function carriedText(html) {
+  const at = html.lastIndexOf(PAGE_DOC_OPEN);
+  assert.ok(at >= 0, 'the page carries its document');
+  const from = at + PAGE_DOC_OPEN.length;
+  return html.slice(from, html.indexOf('</script>', from));
+}
+
+/** The document of report `r` (a summary: `id`, `message_id`), carried by its page in site `dist`
+ * (the pages at its root), or beside data directory `dist`, or in it (a dataset not built into a site). */
+export function readDoc(r, dist = DIST) {
+  const at = [dist, path.join(dist, 'data'), path.join(dist, '..')].map((d) => path.join(d, 'm', pageDir(r), 'index.html'));
+  const html = fs.readFileSync(at.find((f) => fs.existsSync(f)) ?? at[0], 'utf8');
+  return JSON.parse(zlib.gunzipSync(Buffer.from(carriedText(html), 'base64')).toString('utf8'));
+}
+
+/** The address (from the site's root) of the file Compare reads for a job: its own file under
+ * `data/`, or the page of the one report that measured it (`Job::report`), which carries that
+ * report's document. */
 export function compareFileOf(index, job) {
-  if (job.report == null) return job.shard;
-  return `d/${index.catalogs[job.testcase].reports[job.report].id}.json.gz`;
+  if (job.report == null) return `data/${job.shard}`;
+  return `m/${pageDir(index.catalogs[job.testcase].reports[job.report])}/`;
 }
 
 export function firstHeadline(index) {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT, readJson, decodeReports } from './harness.mjs';
+import { serve, launch, DIST, ROOT, readJson, decodeReports, pageDir } from './harness.mjs';
 
 const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
@@ -92,25 +92,25 @@ function catalogs() {
   });
 }
 
-test("Compare reads a job's own file when several reports measured it, else its one report's document", async () => {
+test("Compare reads a job's own file when several reports measured it, else its one report's page (its document)", async () => {
   const cats = catalogs();
   const several = cats.flatMap((c) => c.jobs).find((j) => j.shard);
   const one = cats.flatMap((c) => c.jobs.map((j) => ({ j, c }))).find(({ j }) => j.report != null);
   assert.ok(several && one, 'jobs of both kinds');
   assert.match(several.shard, /^j\//);
-  const doc = `d/${one.c.reports[one.j.report].id}.json.gz`;
+  const doc = `m/${pageDir(one.c.reports[one.j.report])}/`;
   const srv = await serve(path.join(site, 'www'));
   const { browser, page, errors } = await launch();
   try {
     for (const [job, file] of [
-      [several, several.shard],
+      [several, `data/${several.shard}`],
       [one.j, doc],
     ]) {
       const from = srv.requests.length;
       await page.goto(`${srv.url}?view=compare&job=${job.id}`);
       await page.waitForSelector('[data-testid=compare-row]', { timeout: 20000 });
       const fetched = srv.requests.slice(from);
-      assert.ok(fetched.some((r) => r.includes(`/data/${file} 200`)), `${file}:\n${fetched.join('\n')}`);
+      assert.ok(fetched.some((r) => r.includes(`/${file} 200`)), `${file}:\n${fetched.join('\n')}`);
       assert.equal(fetched.filter((r) => /\/data\/j\//.test(r)).length, job.shard ? 1 : 0, fetched.join('\n'));
       assert.equal(await page.getByTestId('error').count(), 0);
     }

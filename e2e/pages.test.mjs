@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useSite, ROOT, DIST, loadIndex, CHROMIUM, CHROMIUM_ARGS, settleOnTheApp, readJson, seriesOf, chunkOf, chartReady } from './harness.mjs';
+import { useSite, ROOT, DIST, loadIndex, CHROMIUM, CHROMIUM_ARGS, settleOnTheApp, readJson, readDoc, seriesOf, chunkOf, chartReady } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'e2e/node_modules/axe-core/axe.min.js'), 'utf8');
 const index = loadIndex();
@@ -47,7 +47,7 @@ test('JavaScript off: every report page shows its subject, headline and every ro
       assert.equal(res.status(), 200, url);
       const words = (t) => t.replace(/\s+/g, ' ').trim();
       assert.equal(words(await page.getByTestId('report-subject').innerText()), words(r.subject ?? r.source), url);
-      const doc = readJson(path.join(DIST, 'data', `d/${r.id}.json.gz`));
+      const doc = readDoc(r);
       if ((doc.headlines ?? []).length) {
         assert.ok((await page.getByTestId('report-headline').count()) === doc.headlines.length, `${url}: headlines`);
       }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, archiveSite, readJson, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import { serve, launch, archiveSite, readJson, readDoc, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 let site;
 let srv;
@@ -149,7 +149,7 @@ test('a reply naming a commit as fixed links its reports, and their pages link b
 function statedChanges() {
   const out = new Map();
   for (const r of all) {
-    const doc = readJson(path.join(www, 'data', `d/${r.id}.json.gz`));
+    const doc = readDoc(r, www);
     for (const s of doc.sections ?? []) {
       for (const [, job, metric, , , changes, , flags] of s.rows ?? []) {
         if (flags & 3 || !metric || !(changes ?? []).some((c) => typeof c === 'number' && Number.isFinite(c))) continue;

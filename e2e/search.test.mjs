@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, archiveSite, readJson } from './harness.mjs';
+import { serve, launch, archiveSite, readDoc } from './harness.mjs';
 
 let site;
 let srv;
@@ -19,7 +19,7 @@ before(async () => {
   let www;
   let all;
   ({ site, www, root, all } = archiveSite('search'));
-  docs = all.map((r) => ({ summary: r, doc: readJson(path.join(www, 'data', 'd', `${r.id}.json.gz`)) }));
+  docs = all.map((r) => ({ summary: r, doc: readDoc(r, www) }));
   srv = await serve(www);
 });
 
