@@ -2,7 +2,7 @@
 // `terms_of` (model/src/search.rs), one custom record each.
 //
 // Usage: node build.mjs DATA_DIR SITE_DIR
-//   DATA_DIR  an `lkpx import --out` folder (its d/*.json.gz or d/*.json are the report documents)
+//   DATA_DIR  an `lkpx import --out` folder (each report's page, m/*/index.html, carries its document)
 //   SITE_DIR  written: SITE_DIR/pagefind/ (the bundle) and SITE_DIR/index.html (the page measure.mjs loads)
 // Pagefind is imported from $WORK/node_modules (WORK defaults to /tmp/pagefind-bench; run.sh installs it).
 // Prints the wall times and the bundle's files and bytes on disk, and writes them to SITE_DIR/build.json.
@@ -21,10 +21,13 @@ const pagefind = await import(pathToFileURL(path.join(WORK, 'node_modules/pagefi
 const version = JSON.parse(fs.readFileSync(path.join(WORK, 'node_modules/pagefind/package.json'), 'utf8')).version;
 
 /** A report document: gzip'd JSON (magic 1f 8b) or plain JSON. */
+/** The document a report's page carries (`model::paths::page_doc`: base64 of its gzip JSON). */
 function readDoc(file) {
-  let b = fs.readFileSync(file);
-  if (b[0] === 0x1f && b[1] === 0x8b) b = zlib.gunzipSync(b);
-  return JSON.parse(b.toString('utf8'));
+  const html = fs.readFileSync(file, 'utf8');
+  const open = '<script type="application/gzip" id="report-doc">';
+  const from = html.lastIndexOf(open) + open.length;
+  const b64 = html.slice(from, html.indexOf('</script>', from));
+  return JSON.parse(zlib.gunzipSync(Buffer.from(b64, 'base64')).toString('utf8'));
 }
 
 /** The name of `Name <addr>`; nothing for a bare address (as `terms_of`). */
@@ -71,10 +74,10 @@ function metaOf(d) {
 }
 
 const t0 = performance.now();
-const docsDir = path.join(dataDir, 'd');
-const files = fs.readdirSync(docsDir).filter((f) => f.endsWith('.json') || f.endsWith('.json.gz')).sort();
+const pagesDir = path.join(dataDir, 'm');
+const files = fs.readdirSync(pagesDir).sort();
 const records = files.map((f) => {
-  const d = readDoc(path.join(docsDir, f));
+  const d = readDoc(path.join(pagesDir, f, 'index.html'));
   return { url: `m/${d.message_id || d.id}/`, content: contentOf(d), language: 'en', meta: metaOf(d) };
 });
 const tRead = performance.now();

@@ -30,11 +30,19 @@ fn mails() -> Vec<PathBuf> {
     v
 }
 
-/// A published report document (stored gzip-compressed: `paths::GZIP_MAGIC`).
-fn published(id: &str) -> Option<ReportDoc> {
-    let bytes = std::fs::read(root().join("data").join(paths::report_doc(id))).ok()?;
-    assert!(bytes.starts_with(&paths::GZIP_MAGIC), "{id}: stored gzip-compressed");
-    Some(serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap())
+/// Every published report document, by id: each carried by its page (`paths::page_doc`: stored
+/// gzip-compressed, `paths::GZIP_MAGIC`, in base64).
+fn published_docs() -> std::collections::BTreeMap<String, ReportDoc> {
+    let mut out = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(root().join("data/m")).unwrap() {
+        let page = std::fs::read_to_string(e.unwrap().path().join("index.html")).unwrap();
+        let bytes =
+            reader::mail::decode_base64(paths::page_doc(&page).expect("a page carries its document").as_bytes());
+        assert!(bytes.starts_with(&paths::GZIP_MAGIC), "stored gzip-compressed");
+        let d: ReportDoc = serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap();
+        out.insert(d.id.clone(), d);
+    }
+    out
 }
 
 fn without_lines(s: &[model::DocSection]) -> Vec<model::DocSection> {
@@ -45,7 +53,9 @@ fn without_lines(s: &[model::DocSection]) -> Vec<model::DocSection> {
 
 #[test]
 fn every_fixture_mail_reads_as_its_published_report_documents() {
-    let sources = published_sources();
+    let published = published_docs();
+    let sources: std::collections::BTreeSet<String> = published.values().map(|d| d.source.clone()).collect();
+    assert!(sources.len() >= 40, "{sources:?}");
     let mut docs = 0;
     for path in mails() {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
@@ -54,7 +64,7 @@ fn every_fixture_mail_reads_as_its_published_report_documents() {
         assert_eq!(up.bytes, raw.len());
         assert!(up.errors.is_empty(), "{name}: {:?}", up.errors);
         for d in &up.docs {
-            let want = published(&d.id).unwrap_or_else(|| panic!("{name}: {} is not in data/", d.id));
+            let want = published.get(&d.id).unwrap_or_else(|| panic!("{name}: {} is not in data/", d.id));
             // What the mail says is what was published. (The published report may also hold what
             // other copies of it added: a result root's reproduce file, replies' notes.)
             assert_eq!((&d.kind, &d.message_id, &d.url), (&want.kind, &want.message_id, &want.url), "{name}");
@@ -86,19 +96,6 @@ fn every_fixture_mail_reads_as_its_published_report_documents() {
         }
     }
     assert!(docs >= 40, "only {docs} report documents");
-}
-
-/// The source file of every published report document.
-fn published_sources() -> std::collections::BTreeSet<String> {
-    let dir = root().join("data").join(paths::report_doc("x")).parent().unwrap().to_path_buf();
-    let mut out = std::collections::BTreeSet::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let id = e.unwrap().file_name().into_string().unwrap();
-        let d = published(id.trim_end_matches(".json.gz")).unwrap();
-        out.insert(d.source);
-    }
-    assert!(out.len() >= 40, "{out:?}");
-    out
 }
 
 #[test]
