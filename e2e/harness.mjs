@@ -39,16 +39,26 @@ export function archiveSite(name, extra = []) {
   if (!fs.existsSync(lkpx)) throw new Error(`${lkpx} missing: build it with cargo build --release -p importer`);
   const site = fs.mkdtempSync(path.join(os.tmpdir(), `lkpx-${name}-`));
   const www = path.join(site, 'www');
-  for (const f of fs.readdirSync(DIST)) {
-    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
-  }
+  copyShell(www);
   const epoch = path.join(site, 'epoch.git');
   execFileSync('git', ['clone', '-q', '--mirror', 'fixtures/archives/pm-iouring-small.bundle', epoch], { cwd: ROOT, stdio: 'pipe' });
   execFileSync(lkpx, ['import', '--out', path.join(www, 'data'), 'fixtures/seeds', 'fixtures/corpus', epoch, ...extra], { cwd: ROOT, stdio: 'pipe' });
-  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
+  placePages(www);
   const root = readJson(path.join(www, 'data', 'index.json'));
   const all = root.pages.flatMap((p) => readJson(path.join(www, 'data', p)).reports);
   return { site, www, root, all };
+}
+
+/** DIST's app shell copied to `www` (not its data, nor the pages made of its data). */
+export function copyShell(www) {
+  for (const f of fs.readdirSync(DIST)) {
+    if (!['data', 'm', 'p', 'index.html'].includes(f)) fs.cpSync(path.join(DIST, f), path.join(www, f), { recursive: true });
+  }
+}
+
+/** The pages of the dataset in `www/data` moved to the site's root, as scripts/build-app.sh places them. */
+export function placePages(www) {
+  for (const f of ['m', 'p', 'index.html']) fs.renameSync(path.join(www, 'data', f), path.join(www, f));
 }
 
 /** Path of the browser used by launch(): Debian's chromium package. */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, DIST, ROOT, readJson, decodeReports, pageDir } from './harness.mjs';
+import { serve, launch, ROOT, readJson, decodeReports, pageDir, copyShell, placePages } from './harness.mjs';
 
 const LKPX = path.join(ROOT, 'target', 'release', 'lkpx');
 let site;
@@ -20,13 +20,12 @@ before(() => {
   site = fs.mkdtempSync(path.join(os.tmpdir(), 'lkpx-history-'));
   const mails = path.join(site, 'mails');
   execFileSync(LKPX, ['synth', '--mails', '300', '--from', 'fixtures', '--out', mails], { cwd: ROOT, stdio: 'pipe' });
-  for (const f of fs.readdirSync(DIST)) {
-    if (f !== 'data') fs.cpSync(path.join(DIST, f), path.join(site, 'www', f), { recursive: true });
-  }
+  copyShell(path.join(site, 'www'));
   execFileSync(LKPX, ['import', '--out', path.join(site, 'www', 'data'), mails, 'fixtures/seeds', 'fixtures/corpus'], {
     cwd: ROOT,
     stdio: 'pipe',
   });
+  placePages(path.join(site, 'www'));
 });
 
 after(() => fs.rmSync(site, { recursive: true, force: true }));
