@@ -173,6 +173,11 @@ fn node_html(out: &mut Html, n: &Node, max: f64) {
             put!(out, "<li style=\"{}\">", vars.join(";"));
         }
     }
+    if n.base.is_none() && n.head.is_none() {
+        // a frame of a chain that no row measures: its name alone (no bars, no numbers)
+        put!(out, "<span>{}</span>\n", n.name);
+        return;
+    }
     put!(out, "<span>{}</span><span>{} → {}</span><span>{}</span>\n", n.name, from, to, delta);
 }
 
@@ -257,6 +262,12 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("<li class=m style=\"--d:1;--b:44.4%;--h:66.7%\"><span>write</span>"), "{page}");
+        let deep = html(&[row(&p("entry.ksys.read"), 2.0, 4.0)], false);
+        assert!(
+            deep.contains("<li><span>entry</span>\n<li style=\"--d:1\"><span>ksys</span>\n"),
+            "frames no row measures: {deep}"
+        );
+        assert!(deep.contains("<span>read</span><span>2.00 → 4.00</span><span>+2.00</span>"), "{deep}");
         assert!(page.contains("profile-tree") && !page.contains("profile-self"), "{page}");
         let app = html(&rows, true);
         assert!(
