@@ -90,7 +90,7 @@ test("a compare file cut short (a broken gzip: the document its one report's pag
   };
   const ctx = await openBroken(cut, `?view=compare&job=${job.id}`);
   try {
-    await expectError(ctx, new RegExp(`could not load ${escaped(rel)}: its report document: broken gzip`));
+    await expectError(ctx, new RegExp(`could not load ${escaped(rel)}: broken gzip`));
   } finally {
     await close(ctx);
   }

@@ -43,7 +43,11 @@ pub fn fetch_start(path: &str) -> Option<js_sys::Promise> {
 
 /// The text of the file whose fetch `fetch_start` started.
 pub async fn fetched_text(path: &str, started: Option<js_sys::Promise>) -> Result<String, String> {
-    let url = format!("{DATA_DIR}{path}");
+    fetched_text_at(&format!("{DATA_DIR}{path}"), started).await
+}
+
+/// The text of the fetch `started`, of `url` (what errors name).
+async fn fetched_text_at(url: &str, started: Option<js_sys::Promise>) -> Result<String, String> {
     let fail = |why: String| format!("could not load {url}: {why}");
     let resp = ok_response(started, &fail).await?;
     let buf =
@@ -188,17 +192,11 @@ async fn carried_here(key: &str) -> Option<Arc<model::ReportDoc>> {
     (model::paths::page_dir(its) == model::paths::page_dir(key)).then(|| Arc::new(d))
 }
 
-/// A report document as a page carries it (base64 of its stored bytes, decoded by the browser's
-/// `atob`, inflated by its `DecompressionStream`), from `url`.
+/// A report document as a page carries it (base64 of its stored bytes: fetched as a `data:` URL,
+/// so the browser decodes it, then inflated as any stored file), from `url`.
 async fn carried_doc(url: &str, b64: &str) -> Result<model::ReportDoc, String> {
-    let fail = |why: String| format!("could not load {url}: its report document: {why}");
-    let bin = web_sys::window().ok_or_else(|| fail("no window".into()))?.atob(b64).map_err(|e| fail(js_error(e)))?;
-    let bytes: Vec<u8> = bin.chars().map(|c| c as u32 as u8).collect();
-    if !bytes.starts_with(&model::paths::GZIP_MAGIC) {
-        return Err(fail("not gzip".into()));
-    }
-    let buf = js_sys::Uint8Array::from(&bytes[..]).buffer();
-    let text = inflated_text(&buf).await.map_err(|e| fail(format!("broken gzip: {}", js_error(e))))?;
+    let data = format!("data:application/gzip;base64,{b64}");
+    let text = fetched_text_at(url, web_sys::window().map(|w| w.fetch_with_str(&data))).await?;
     crate::data::parse_json_at(url, &text)
 }
 
