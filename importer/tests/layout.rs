@@ -754,6 +754,24 @@ fn real_inputs_added_in_shuffled_batches_are_a_full_import() {
     let _ = std::fs::remove_dir_all(&pages);
 }
 
+/// A dataset of schema 12 or before kept each report's document in `d/`; the next import over it
+/// removes them (its pages carry the documents now), and the site is whole.
+#[test]
+fn an_import_over_an_older_dataset_removes_its_report_documents() {
+    let out = tmpdir("old-docs");
+    import(&out, &["fixtures/seeds"]);
+    let root: model::Root = serde_json::from_slice(&std::fs::read(out.join(model::paths::INDEX)).unwrap()).unwrap();
+    let old = out.join(format!("d/{}.json.gz", root.newest[0].id));
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::write(&old, importer::store::pack::stored(&root.newest[0])).unwrap();
+    import(&out, &["fixtures/seeds"]);
+    assert!(!old.exists(), "the old document went");
+    assert!(tree(&out).keys().all(|k| !k.starts_with("d/")), "no d/ file is left");
+    let (code, err) = lkpx(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Files nothing names (what an import killed before its switch leaves) are listed by `lkpx check`,
 /// which still passes; the next full import removes them.
 #[test]

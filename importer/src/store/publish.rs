@@ -303,6 +303,10 @@ fn remove_stale(dir: &Path, keep: &BTreeSet<PathBuf>) -> std::io::Result<usize> 
             removed += 1;
         }
     }
+    // emptied, the folder itself goes (`d/`, no longer written since schema 13), unless it is a link
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) && std::fs::read_dir(dir)?.next().is_none() {
+        std::fs::remove_dir(dir)?;
+    }
     Ok(removed)
 }
 
