@@ -58,6 +58,7 @@ const norm = (t) => t.replace(/\s+/g, ' ').trim();
 
 test('first screen: the reports list, newest first, with the newest report open, from no query at all', async () => {
   const { page, errors } = site.ctx;
+  const from = site.srv.requests.length;
   await page.goto(site.srv.url);
   const list = page.getByTestId('report-list');
   await list.waitFor();
@@ -75,6 +76,12 @@ test('first screen: the reports list, newest first, with the newest report open,
   assert.ok(lines.length > 1 && /base\s+%change\s+head\s+metric/.test(lines[0]), 'the open report shows its rows as the mail prints them');
   assert.equal(await page.getByTestId('report-search').isVisible(), true, 'the search box is visible');
   assert.equal(new URL(page.url()).search, '', 'the first screen needs no query');
+  // the app drew it (the static first screen gone) from the document the first screen carries:
+  // no report's page and no document fetched
+  await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
+  const fetched = site.srv.requests.slice(from);
+  assert.ok(fetched.some((r) => r.includes('/data/index.json 200')), fetched.join('\n'));
+  assert.deepEqual(fetched.filter((r) => / \/(m|data\/d)\//.test(r)), [], fetched.join('\n'));
   assert.deepEqual(errors, []);
 });
 

@@ -212,9 +212,14 @@ test('the app takes a report page over: no blank frame, one copy, the same addre
     });
     const r = index.reports.find((r) => r.message_id && pageDir(r) === r.message_id && r.subject);
     const url = `${site.srv.url}m/${r.message_id}/`;
+    const from = site.srv.requests.length;
     await page.goto(url);
     await page.waitForFunction(() => !document.getElementById('static'), null, { timeout: 30_000 });
     await page.waitForTimeout(300);
+    // the app read the report's document from the page it took over: the page fetched once, no document
+    const fetched = site.srv.requests.slice(from);
+    assert.equal(fetched.filter((q) => q.includes(`/m/${r.message_id}/ `)).length, 1, fetched.join('\n'));
+    assert.deepEqual(fetched.filter((q) => / \/data\/d\//.test(q)), [], fetched.join('\n'));
     const frames = await page.evaluate(() => window.__frames);
     const first = frames.findIndex((f) => f.shown > 0);
     assert.ok(first >= 0 && frames.some((f) => f.static && f.shown) && frames.some((f) => !f.static && f.shown), 'the static page, then the app');
