@@ -110,6 +110,12 @@ test('search: a Message-ID, a commit prefix or subject words open the report; ?r
   // The permalink reloads to the same report.
   await page.reload();
   await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, byWords.id);
+  // An address by report id (older links) opens the report too, though its page is named by its Message-ID.
+  const old = withMid.filter((r) => r.id !== index.root.newest[0].id).at(-1);
+  await page.goto(`${site.srv.url}?report=${old.id}`);
+  await page.waitForFunction((id) => document.querySelector('[data-testid=report-page]')?.dataset.reportId === id, old.id);
+  assert.equal(norm(await page.getByTestId('report-subject').innerText()), norm(old.subject));
+  assert.equal(await page.getByTestId('error').count(), 0);
   // `/` focuses the search box from anywhere.
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('/');

@@ -637,14 +637,33 @@ fn report_pane(mail: Mail, open_key: Memo<Option<String>>) -> impl Fn() -> AnyVi
     }
 }
 
-async fn load_doc(key: String) -> Result<Arc<ReportDoc>, String> {
-    web::report_doc(&key).await.map_err(|e| format!("no report {key}: {e}"))
+/// The document of report `key`, which its page carries; `listed`: the permalink key of the listed
+/// report whose id `key` is (an address by id), whose page holds it when no page is named `key`.
+async fn load_doc(key: String, listed: Option<String>) -> Result<Arc<ReportDoc>, String> {
+    let got = match (web::report_doc(&key).await, listed) {
+        (Err(_), Some(k)) => web::report_doc(&k).await,
+        (got, _) => got,
+    };
+    got.map_err(|e| format!("no report {key}: {e}"))
 }
 
 /// One report's page, from its document.
 #[component]
 fn ReportPage(key: String) -> impl IntoView {
-    let doc = LocalResource::new(move || load_doc(key.clone()));
+    let rep = expect_context::<Reports>();
+    let cat = expect_context::<Cat>();
+    let by_id = key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit());
+    if by_id {
+        // an address by report id: its page is named by its Message-ID, found in the whole list
+        rep.ensure_all(cat.root.clone());
+    }
+    let doc = LocalResource::new(move || {
+        let listed = by_id
+            .then(|| rep.data.with(|d| d.as_ref()?.list.iter().find(|r| r.id == key).map(reports::permalink_key)))
+            .flatten()
+            .filter(|k| *k != key);
+        load_doc(key.clone(), listed)
+    });
     move || match doc.get() {
         None => view! { <p class="loading">"loading the report…"</p> }.into_any(),
         got => {
