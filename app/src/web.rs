@@ -167,21 +167,27 @@ async fn report_page(key: &str) -> Result<(String, Arc<String>), String> {
 /// (`model::paths::page_doc`): the page being taken over (the first screen's newest report, or
 /// the report's own page), else its page fetched. Parsed once.
 pub async fn report_doc(key: &str) -> Result<Arc<model::ReportDoc>, String> {
+    if let Some(d) = report_doc_here(key).await {
+        return Ok(d);
+    }
+    let (url, text) = report_page(key).await?;
+    let b64 = model::paths::page_doc(&text)
+        .ok_or_else(|| format!("could not load {url}: the page carries no report document"))?;
+    let doc = Arc::new(carried_doc(&url, b64).await?);
+    store(&format!("{url}#doc"), doc.clone());
+    Ok(doc)
+}
+
+/// The document of report `key` when it is at hand: read before, or carried by the page being
+/// taken over (`report_doc` without a fetch).
+pub async fn report_doc_here(key: &str) -> Option<Arc<model::ReportDoc>> {
     let at = format!("{}#doc", model::paths::report_url(key));
     if let Some(v) = cached::<model::ReportDoc>(&at) {
-        return Ok(v);
+        return Some(v);
     }
-    let doc = match carried_here(key).await {
-        Some(d) => d,
-        None => {
-            let (url, text) = report_page(key).await?;
-            let b64 = model::paths::page_doc(&text)
-                .ok_or_else(|| format!("could not load {url}: the page carries no report document"))?;
-            Arc::new(carried_doc(&url, b64).await?)
-        }
-    };
+    let doc = carried_here(key).await?;
     store(&at, doc.clone());
-    Ok(doc)
+    Some(doc)
 }
 
 /// The document the page being taken over carries, when it is report `key`'s.

@@ -637,14 +637,14 @@ fn report_pane(mail: Mail, open_key: Memo<Option<String>>) -> impl Fn() -> AnyVi
     }
 }
 
-/// The document of report `key`, which its page carries; `listed`: the permalink key of the listed
-/// report whose id `key` is (an address by id), whose page holds it when no page is named `key`.
-async fn load_doc(key: String, listed: Option<String>) -> Result<Arc<ReportDoc>, String> {
-    let got = match (web::report_doc(&key).await, listed) {
-        (Err(_), Some(k)) => web::report_doc(&k).await,
-        (got, _) => got,
-    };
-    got.map_err(|e| format!("no report {key}: {e}"))
+/// The document of report `key`: at hand, else from its page `page` (`None`: not known yet).
+async fn load_doc(key: String, page: Option<String>) -> Result<Arc<ReportDoc>, String> {
+    if let Some(d) = web::report_doc_here(&key).await {
+        return Ok(d);
+    }
+    // the whole reports list is on its way, and the document is asked for anew with it
+    let Some(page) = page else { return std::future::pending().await };
+    web::report_doc(&page).await.map_err(|e| format!("no report {key}: {e}"))
 }
 
 /// One report's page, from its document.
@@ -654,15 +654,19 @@ fn ReportPage(key: String) -> impl IntoView {
     let cat = expect_context::<Cat>();
     let by_id = key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit());
     if by_id {
-        // an address by report id: its page is named by its Message-ID, found in the whole list
+        // an address by report id: its page is named by its Message-ID, which the reports list says
         rep.ensure_all(cat.root.clone());
     }
     let doc = LocalResource::new(move || {
-        let listed = by_id
-            .then(|| rep.data.with(|d| d.as_ref()?.list.iter().find(|r| r.id == key).map(reports::permalink_key)))
-            .flatten()
-            .filter(|k| *k != key);
-        load_doc(key.clone(), listed)
+        let page = match by_id {
+            false => Some(key.clone()),
+            true => rep.data.with(|d| {
+                let d = d.as_ref()?;
+                let listed = d.list.iter().find(|r| r.id == key).map(reports::permalink_key);
+                listed.or_else(|| d.complete.then(|| key.clone()))
+            }),
+        };
+        load_doc(key.clone(), page)
     });
     move || match doc.get() {
         None => view! { <p class="loading">"loading the report…"</p> }.into_any(),
