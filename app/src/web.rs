@@ -181,21 +181,26 @@ pub async fn report_doc(key: &str) -> Result<Arc<model::ReportDoc>, String> {
 /// The document of report `key` when it is at hand: read before, or carried by the page being
 /// taken over (`report_doc` without a fetch).
 pub async fn report_doc_here(key: &str) -> Option<Arc<model::ReportDoc>> {
-    let at = format!("{}#doc", model::paths::report_url(key));
-    if let Some(v) = cached::<model::ReportDoc>(&at) {
-        return Some(v);
-    }
-    let doc = carried_here(key).await?;
-    store(&at, doc.clone());
-    Some(doc)
+    read_carried_once().await;
+    cached::<model::ReportDoc>(&format!("{}#doc", model::paths::report_url(key)))
 }
 
-/// The document the page being taken over carries, when it is report `key`'s.
-async fn carried_here(key: &str) -> Option<Arc<model::ReportDoc>> {
-    let el = web_sys::window()?.document()?.get_element_by_id("report-doc")?;
-    let d = carried_doc("the page", &el.text_content()?).await.ok()?;
-    let its = d.message_id.as_deref().unwrap_or(&d.id);
-    (model::paths::page_dir(its) == model::paths::page_dir(key)).then(|| Arc::new(d))
+thread_local! {
+    /// Whether the document the page being taken over carries was read (`read_carried_once`).
+    static CARRIED_READ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The document the page being taken over carries (if any), read once and kept under its own
+/// report's page, whichever report is asked for first.
+async fn read_carried_once() {
+    if CARRIED_READ.with(|r| r.replace(true)) {
+        return;
+    }
+    let carried = web_sys::window().and_then(|w| w.document()?.get_element_by_id("report-doc")?.text_content());
+    let Some(text) = carried else { return };
+    let Ok(d) = carried_doc("the page", &text).await else { return };
+    let its = model::paths::report_url(d.message_id.as_deref().unwrap_or(&d.id));
+    store(&format!("{its}#doc"), Arc::new(d));
 }
 
 /// A report document as a page carries it (base64 of its stored bytes: fetched as a `data:` URL,
