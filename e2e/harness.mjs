@@ -507,7 +507,54 @@ export function carriedText(html) {
 export function readDoc(r, dist = DIST) {
   const at = [dist, path.join(dist, 'data'), path.join(dist, '..')].map((d) => path.join(d, 'm', pageDir(r), 'index.html'));
   const html = fs.readFileSync(at.find((f) => fs.existsSync(f)) ?? at[0], 'utf8');
-  return JSON.parse(zlib.gunzipSync(Buffer.from(carriedText(html), 'base64')).toString('utf8'));
+  return filledDoc(JSON.parse(zlib.gunzipSync(Buffer.from(carriedText(html), 'base64')).toString('utf8')), html);
+}
+
+/** The text of each `<pre class="rows">` of a page (`render::carry::page_rows`). */
+export function pageRows(html) {
+  const un = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+  return [...html.matchAll(/<pre class="rows"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) =>
+    m[1].replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (e) => un[e]));
+}
+
+/** A carried document (`doc`) with each row its page shows (`[line, job, at, change_kind, flags, …]`:
+ * a number where the metric would be) written whole again from the page's rows, as
+ * `render::carry::filled` reads them: `[line, job, metric, values, stddev_pct, changes, …]`. */
+export function filledDoc(doc, html) {
+  const texts = pageRows(html);
+  let t = 0;
+  for (const s of doc.sections) {
+    const flags = (r) => (typeof r[2] === 'number' ? r[4] : r[7]);
+    const jobs = [...new Set(s.rows.map((r) => r[1]))].sort((a, b) => a - b);
+    for (const j of jobs) {
+      const of = (fail) => s.rows.filter((r) => r[1] === j && !(flags(r) & 2) && !!(flags(r) & 1) === fail);
+      const rows = of(false);
+      if (!rows.length && !of(true).length) continue;
+      for (let h = 1; h < Math.max(s.commits.length, 2); h++) {
+        if (!rows.length) continue;
+        const text = texts[t++];
+        assert.ok(text != null, 'the page shows every table of its document');
+        if (h === 1) for (const r of rows) if (typeof r[2] === 'number') fillRow(r, text);
+      }
+    }
+  }
+  return doc;
+}
+
+function fillRow(r, text) {
+  const [header, ...lines] = text.split('\n');
+  const base = header.indexOf('base') + 4;
+  const change = header.indexOf('%change', base) + 7;
+  const head = header.indexOf('head', change) + 4;
+  const cs = Array.from(lines[r[2]] ?? '');
+  const part = (a, b) => cs.slice(a, b).join('').trim();
+  const num = (x) => (x === '' ? null : Number(x));
+  const cell = (x) => {
+    const [m, sd] = x.split(' ± ');
+    return [num(m ?? ''), sd == null ? null : num(sd.replace(/%$/, ''))];
+  };
+  const [b, c, hd] = [cell(part(0, base)), num(part(base + 2, change).replace(/%$/, '')), cell(part(change + 2, head))];
+  r.splice(2, 1, cs.slice(head + 2).join(''), [b[0], hd[0]], [b[1], hd[1]], [c]);
 }
 
 /** The address (from the site's root) of the file Compare reads for a job: its own file under

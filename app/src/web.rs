@@ -173,7 +173,7 @@ pub async fn report_doc(key: &str) -> Result<Arc<model::ReportDoc>, String> {
     let (url, text) = report_page(key).await?;
     let b64 = model::paths::page_doc(&text)
         .ok_or_else(|| format!("could not load {url}: the page carries no report document"))?;
-    let doc = Arc::new(carried_doc(&url, b64).await?);
+    let doc = Arc::new(carried_doc(&url, b64, &render::carry::page_rows(&text)).await?);
     store(&format!("{url}#doc"), doc.clone());
     Ok(doc)
 }
@@ -188,6 +188,16 @@ pub async fn report_doc_here(key: &str) -> Option<Arc<model::ReportDoc>> {
 thread_local! {
     /// Whether the document the page being taken over carries was read (`read_carried_once`).
     static CARRIED_READ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The text of the rows of the page being taken over (`pre.rows` in `#static`), kept before
+    /// the page gives way to the app (`keep_page_rows`): its document's rows are read there.
+    static PAGE_ROWS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keep the text of the static page's rows (`PAGE_ROWS`): called before the page is removed.
+fn keep_page_rows(doc: &web_sys::Document) {
+    let Ok(list) = doc.query_selector_all("#static pre.rows") else { return };
+    let rows = (0..list.length()).filter_map(|i| list.item(i)?.text_content()).collect();
+    PAGE_ROWS.with(|r| *r.borrow_mut() = rows);
 }
 
 /// The document the page being taken over carries (if any), read once and kept under its own
@@ -198,17 +208,20 @@ async fn read_carried_once() {
     }
     let carried = web_sys::window().and_then(|w| w.document()?.get_element_by_id("report-doc")?.text_content());
     let Some(text) = carried else { return };
-    let Ok(d) = carried_doc("the page", &text).await else { return };
+    let rows = PAGE_ROWS.with(|r| r.take());
+    let Ok(d) = carried_doc("the page", &text, &rows).await else { return };
     let its = model::paths::report_url(d.message_id.as_deref().unwrap_or(&d.id));
     store(&format!("{its}#doc"), Arc::new(d));
 }
 
 /// A report document as a page carries it (base64 of its stored bytes: fetched as a `data:` URL,
-/// so the browser decodes it, then inflated as any stored file), from `url`.
-async fn carried_doc(url: &str, b64: &str) -> Result<model::ReportDoc, String> {
+/// so the browser decodes it, then inflated as any stored file), from `url`, its rows filled from
+/// the text of the page's rows (`render::carry::filled`).
+async fn carried_doc(url: &str, b64: &str, rows: &[String]) -> Result<model::ReportDoc, String> {
     let data = format!("data:application/gzip;base64,{b64}");
     let text = fetched_text_at(url, web_sys::window().map(|w| w.fetch_with_str(&data))).await?;
-    crate::data::parse_json_at(url, &text)
+    let d = crate::data::parse_json_at(url, &text)?;
+    render::carry::filled(d, rows).map_err(|e| format!("could not load {url}: {e}"))
 }
 
 /// A value made of file `path` before (`store`).
@@ -472,6 +485,7 @@ pub fn reveal() {
 pub fn takeover_host() -> Option<web_sys::HtmlElement> {
     let doc = web_sys::window()?.document()?;
     let page = doc.get_element_by_id("static")?;
+    keep_page_rows(&doc);
     let host: web_sys::HtmlElement = doc.create_element("div").ok()?.dyn_into().ok()?;
     host.set_id("app");
     if current_search().is_empty() {

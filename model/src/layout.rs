@@ -369,6 +369,11 @@ pub struct DocSection {
 pub struct DocRow {
     /// 1-based line in the decoded mail text (0 when not from text).
     pub line: usize,
+    /// A row its page shows as it is: its line among its table's rows on the page
+    /// (`render::carry`). A page carries such a row without its metric, values, stddev and
+    /// changes, which are read from that line (`render::carry::filled`); `None` in every document
+    /// but one read from a page and not filled yet.
+    pub at: Option<u32>,
     /// Position in `ReportDoc::jobs`.
     pub job: u32,
     pub metric: String,

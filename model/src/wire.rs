@@ -290,7 +290,9 @@ pub mod metrics {
 /// runs, run_values, note]`, flags = fail (1) | aggregate (2) | higher is better (4) | lower is better
 /// (8) (the metric's `weight`; neither: unknown); the trailing four only up to the last
 /// non-empty one. Every vector is written as it is (an empty one stays `[]`), so a document reads back to
-/// the same struct and an incremental import rebuilds the same bytes.
+/// the same struct and an incremental import rebuilds the same bytes. A row its page shows
+/// (`DocRow::at`) is `[line, job, at, change_kind, flags, …]`: a number where the metric's name
+/// would be, and no values, stddev or changes (its page's line has them).
 struct DocRowOut<'a>(&'a DocRow);
 
 impl Serialize for DocRowOut<'_> {
@@ -298,13 +300,19 @@ impl Serialize for DocRowOut<'_> {
         let r = self.0;
         let present = [!r.fails.is_empty(), !r.runs.is_empty(), !r.run_values.is_empty(), r.note.is_some()];
         let tail = present.iter().rposition(|p| *p).map_or(0, |i| i + 1);
-        let mut seq = s.serialize_seq(Some(8 + tail))?;
+        let lead = if r.at.is_some() { 5 } else { 8 };
+        let mut seq = s.serialize_seq(Some(lead + tail))?;
         seq.serialize_element(&r.line)?;
         seq.serialize_element(&r.job)?;
-        seq.serialize_element(&r.metric)?;
-        seq.serialize_element(&r.values)?;
-        seq.serialize_element(&r.stddev_pct)?;
-        seq.serialize_element(&r.changes)?;
+        match r.at {
+            Some(at) => seq.serialize_element(&at)?,
+            None => {
+                seq.serialize_element(&r.metric)?;
+                seq.serialize_element(&r.values)?;
+                seq.serialize_element(&r.stddev_pct)?;
+                seq.serialize_element(&r.changes)?;
+            }
+        }
         seq.serialize_element(&r.change_kind)?;
         let weight = u8::from(r.weight > 0) << 2 | u8::from(r.weight < 0) << 3;
         seq.serialize_element(&(u8::from(r.fail) | (u8::from(r.aggregate) << 1) | weight))?;
@@ -332,6 +340,34 @@ impl<'de> Deserialize<'de> for DocRowIn {
     }
 }
 
+/// A row's third entry: its metric, or its line on its page (`DocRow::at`).
+enum MetricOrAt {
+    At(u32),
+    Metric(String),
+}
+
+impl<'de> Deserialize<'de> for MetricOrAt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = MetricOrAt;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a metric's name or a line on the page")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<MetricOrAt, E> {
+                u32::try_from(v).map(MetricOrAt::At).map_err(|_| E::custom("a row's line on its page past u32"))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MetricOrAt, E> {
+                Ok(MetricOrAt::Metric(v.to_string()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<MetricOrAt, E> {
+                Ok(MetricOrAt::Metric(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 struct DocRowVisitor;
 
 impl<'de> Visitor<'de> for DocRowVisitor {
@@ -342,40 +378,32 @@ impl<'de> Visitor<'de> for DocRowVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<DocRowIn, A::Error> {
-        let line = need(&mut seq, "line")?;
-        let job = need(&mut seq, "job")?;
-        let metric = need(&mut seq, "metric")?;
-        let values = need(&mut seq, "values")?;
-        let stddev_pct = need(&mut seq, "stddev_pct")?;
-        let changes = need(&mut seq, "changes")?;
-        let change_kind = need(&mut seq, "change_kind")?;
+        let mut r = DocRow { line: need(&mut seq, "line")?, job: need(&mut seq, "job")?, ..Default::default() };
+        match need(&mut seq, "metric")? {
+            MetricOrAt::At(at) => r.at = Some(at),
+            MetricOrAt::Metric(m) => {
+                r.metric = m;
+                r.values = need(&mut seq, "values")?;
+                r.stddev_pct = need(&mut seq, "stddev_pct")?;
+                r.changes = need(&mut seq, "changes")?;
+            }
+        }
+        r.change_kind = need(&mut seq, "change_kind")?;
         let flags: u8 = need(&mut seq, "flags")?;
-        let fails = seq.next_element()?.unwrap_or_default();
-        let runs = seq.next_element()?.unwrap_or_default();
-        let run_values = seq.next_element()?.unwrap_or_default();
-        let note = seq.next_element()?.unwrap_or_default();
-        Ok(DocRowIn(DocRow {
-            line,
-            job,
-            metric,
-            fail: flags & 1 != 0,
-            aggregate: flags & 2 != 0,
-            weight: if flags & 4 != 0 {
-                1
-            } else if flags & 8 != 0 {
-                -1
-            } else {
-                0
-            },
-            values,
-            stddev_pct,
-            changes,
-            change_kind,
-            fails,
-            runs,
-            run_values,
-            note,
-        }))
+        r.fail = flags & 1 != 0;
+        r.aggregate = flags & 2 != 0;
+        r.weight = if flags & 4 != 0 {
+            1
+        } else if flags & 8 != 0 {
+            -1
+        } else {
+            0
+        };
+        r.fails = seq.next_element()?.unwrap_or_default();
+        r.runs = seq.next_element()?.unwrap_or_default();
+        r.run_values = seq.next_element()?.unwrap_or_default();
+        r.note = seq.next_element()?.unwrap_or_default();
+        Ok(DocRowIn(r))
     }
 }
 
@@ -730,7 +758,8 @@ mod tests {
             DocRow { aggregate: true, note: Some("<-------- (a)".into()), ..base.clone() },
             DocRow { run_values: vec![Some(vec![1.0, 2.0]), None], ..base.clone() },
             DocRow { weight: 1, ..base.clone() },
-            DocRow { weight: -1, fail: true, aggregate: true, ..base },
+            DocRow { weight: -1, fail: true, aggregate: true, ..base.clone() },
+            DocRow { at: Some(7), metric: String::new(), values: vec![], stddev_pct: vec![], changes: vec![], ..base },
         ];
         let sec = crate::DocSection { rows, ..Default::default() };
         let text = serde_json::to_string(&sec).unwrap();
@@ -742,5 +771,7 @@ mod tests {
         assert!(text.contains(r#",2,[],[],[],"<-------- (a)"]"#), "{text}");
         // the direction in the flags: higher is better 4, lower is better 8
         assert!(text.contains(r#"["percent"],4]"#) && text.contains(r#"["percent"],11]"#), "{text}");
+        // a row its page shows: its line there where the metric's name would be, no numbers
+        assert!(text.contains(r#"[76,0,7,["percent"],0]"#), "{text}");
     }
 }

@@ -101,6 +101,7 @@ pub fn to_doc(d: &Document, scripts: &mut BTreeMap<String, String>, opts: &DocOp
 fn to_row(r: &Row, job: u32, weight: i8) -> DocRow {
     DocRow {
         line: r.line,
+        at: None,
         job,
         metric: r.metric.clone(),
         fail: r.kind == RowKind::Fail,
@@ -119,6 +120,9 @@ fn to_row(r: &Row, job: u32, weight: i8) -> DocRow {
 
 /// The document a report document was made from; `script` gives a script's text by hash.
 pub fn from_doc(rd: &ReportDoc, script: &dyn Fn(&str) -> Option<String>) -> Result<Document, String> {
+    if let Some(r) = rd.sections.iter().flat_map(|s| &s.rows).find(|r| r.at.is_some()) {
+        return Err(format!("row at line {} is not filled from its page's rows (render::carry::filled)", r.line));
+    }
     let jobs: Vec<Arc<JobKey>> = rd
         .jobs
         .iter()

@@ -31,7 +31,7 @@ fn mails() -> Vec<PathBuf> {
 }
 
 /// Every published report document, by id: each carried by its page (`paths::page_doc`: stored
-/// gzip-compressed, `paths::GZIP_MAGIC`, in base64).
+/// gzip-compressed, `paths::GZIP_MAGIC`, in base64), its rows filled from the page's.
 fn published_docs() -> std::collections::BTreeMap<String, ReportDoc> {
     let mut out = std::collections::BTreeMap::new();
     for e in std::fs::read_dir(root().join("data/m")).unwrap() {
@@ -40,6 +40,8 @@ fn published_docs() -> std::collections::BTreeMap<String, ReportDoc> {
             reader::mail::decode_base64(paths::page_doc(&page).expect("a page carries its document").as_bytes());
         assert!(bytes.starts_with(&paths::GZIP_MAGIC), "stored gzip-compressed");
         let d: ReportDoc = serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).unwrap();
+        // the rows it shows are carried by their line there (`render::carry`)
+        let d = render::carry::filled(d, &render::carry::page_rows(&page)).unwrap();
         out.insert(d.id.clone(), d);
     }
     out

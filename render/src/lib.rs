@@ -28,6 +28,7 @@ macro_rules! spelled {
     };
 }
 
+pub mod carry;
 pub mod chart;
 pub mod draw;
 pub mod html;

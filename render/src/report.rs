@@ -65,41 +65,64 @@ pub struct FailRow {
     pub change: String,
 }
 
-/// Every table of a report: per section and job, base against each later column. `weight`
-/// gives a metric's direction (1 higher is better, -1 lower, 0 unknown).
-pub fn tables(doc: &ReportDoc, weight: &dyn Fn(&str) -> i8) -> Vec<Table> {
-    let mut out: Vec<Table> = Vec::new();
+/// Where one table of a report takes its rows: its section, job and head column, and its rows
+/// (positions in the section's): the compare rows, then the fail:runs rows. Only the rows' job
+/// and flags say it, so a document its page carries without the rows' numbers
+/// (`crate::carry`) has the same tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    pub section: usize,
+    pub job: u32,
+    /// The head column (1: the first after the base).
+    pub head: usize,
+    pub rows: Vec<usize>,
+    pub fails: Vec<usize>,
+}
+
+/// The tables of `doc` in the page's order: per section and job, base against each later column
+/// (a table with no row left out).
+pub fn slots(doc: &ReportDoc) -> Vec<Slot> {
+    let mut out = Vec::new();
     for (si, sec) in doc.sections.iter().enumerate() {
         let mut jobs: Vec<u32> = sec.rows.iter().map(|r| r.job).collect();
         model::order::sort(&mut jobs);
         jobs.dedup();
         for j in jobs {
-            let label = doc.jobs.get(j as usize).map(job_label).unwrap_or_default();
+            let of_job = |fail: bool| -> Vec<usize> {
+                let at = sec.rows.iter().enumerate().filter(|(_, r)| r.job == j && !r.aggregate && r.fail == fail);
+                at.map(|(k, _)| k).collect()
+            };
+            let (rows, fails) = (of_job(false), of_job(true));
+            if rows.is_empty() && fails.is_empty() {
+                continue;
+            }
             for h in 1..sec.commits.len().max(2) {
-                let rows = sec.rows.iter().filter(|r| r.job == j && !r.aggregate);
-                let mut t = Table {
-                    section: si,
-                    job: label.clone(),
-                    base: sec.commits.first().cloned().unwrap_or_default(),
-                    head: sec.commits.get(h).cloned().unwrap_or_default(),
-                    rows: vec![],
-                    fails: vec![],
-                };
-                for r in rows {
-                    if r.fail {
-                        t.fails.push(fail_row(r, h));
-                    } else {
-                        let w = if r.weight != 0 { r.weight } else { weight(&r.metric) };
-                        t.rows.push(compare_row(r, h, w));
-                    }
-                }
-                if !t.rows.is_empty() || !t.fails.is_empty() {
-                    out.push(t);
-                }
+                out.push(Slot { section: si, job: j, head: h, rows: rows.clone(), fails: fails.clone() });
             }
         }
     }
     out
+}
+
+/// Every table of a report: per section and job, base against each later column. `weight`
+/// gives a metric's direction (1 higher is better, -1 lower, 0 unknown).
+pub fn tables(doc: &ReportDoc, weight: &dyn Fn(&str) -> i8) -> Vec<Table> {
+    let table = |s: Slot| {
+        let sec = &doc.sections[s.section];
+        let row = |k: &usize| {
+            let r = &sec.rows[*k];
+            compare_row(r, s.head, if r.weight != 0 { r.weight } else { weight(&r.metric) })
+        };
+        Table {
+            section: s.section,
+            job: doc.jobs.get(s.job as usize).map(job_label).unwrap_or_default(),
+            base: sec.commits.first().cloned().unwrap_or_default(),
+            head: sec.commits.get(s.head).cloned().unwrap_or_default(),
+            rows: s.rows.iter().map(row).collect(),
+            fails: s.fails.iter().map(|k| fail_row(&sec.rows[*k], s.head)).collect(),
+        }
+    };
+    slots(doc).into_iter().map(table).collect()
 }
 
 fn job_label(j: &model::DocJob) -> String {
@@ -398,32 +421,49 @@ fn controls_html(out: &mut Html, rows: &[Row], f: &TableFilter) {
 /// |change| first: what a row costs in the mail, and laid out as fast as the mail's own text. The
 /// change is coloured by its direction (`<b class=r>` regression, `<b class=i>` improvement).
 fn rows_text(out: &mut Html, rows: &[Row], f: &TableFilter) {
-    let ix = crate::rows::view(rows, None, None, f.sort);
-    let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
-    let cells: Vec<(String, String, String)> =
-        ix.iter().map(|&k| (cell(&rows[k].base), rows[k].change_text(), cell(&rows[k].head))).collect();
-    let width = |pick: &dyn Fn(&(String, String, String)) -> &String, head: &str| {
-        cells.iter().map(|c| pick(c).chars().count()).chain([head.len()]).max().unwrap_or(0)
-    };
-    let (wb, wc, wh) = (width(&|c| &c.0, "base"), width(&|c| &c.1, "%change"), width(&|c| &c.2, "head"));
-    let pad = |s: &str, w: usize| format!("{}{s}", " ".repeat(w.saturating_sub(s.chars().count())));
-    put!(
-        out,
-        "<pre class=\"rows\" data-testid=\"report-rows\" tabindex=\"0\">{}  {}  {}  metric\n",
-        pad("base", wb),
-        pad("%change", wc),
-        pad("head", wh)
-    );
-    for (&k, (b, c, h)) in ix.iter().zip(&cells) {
-        let (b, h, c_pad) = (pad(b, wb), pad(h, wh), " ".repeat(wc.saturating_sub(c.chars().count())));
-        let m = &rows[k].metric;
+    let text = RowsText::of(rows, f.sort);
+    put!(out, "<pre class=\"rows\" data-testid=\"report-rows\" tabindex=\"0\">{}\n", text.header);
+    for (&k, (lead, change, tail)) in text.order.iter().zip(&text.lines) {
         match rows[k].direction {
-            Direction::Regression => put!(out, "{}  {}<b class=r>{}</b>  {}  {}\n", b, c_pad, c, h, m),
-            Direction::Improvement => put!(out, "{}  {}<b class=i>{}</b>  {}  {}\n", b, c_pad, c, h, m),
-            Direction::Undefined => put!(out, "{}  {}{}  {}  {}\n", b, c_pad, c, h, m),
+            Direction::Regression => put!(out, "{}<b class=r>{}</b>{}\n", lead, change, tail),
+            Direction::Improvement => put!(out, "{}<b class=i>{}</b>{}\n", lead, change, tail),
+            Direction::Undefined => put!(out, "{}{}{}\n", lead, change, tail),
         };
     }
     out.lit("</pre>");
+}
+
+/// A table's rows as its page's text shows them: the header line, and each row's line in three
+/// parts (the base column and the change's padding; the change; the head column and the metric),
+/// in the order `order` (positions in the rows).
+pub struct RowsText {
+    pub header: String,
+    pub order: Vec<usize>,
+    pub lines: Vec<(String, String, String)>,
+}
+
+impl RowsText {
+    pub fn of(rows: &[Row], sort: SortKey) -> RowsText {
+        let order = crate::rows::view(rows, None, None, sort);
+        let cell = |c: &Option<Cell>| c.as_ref().map(|c| c.text()).unwrap_or_default();
+        let cells: Vec<(String, String, String)> =
+            order.iter().map(|&k| (cell(&rows[k].base), rows[k].change_text(), cell(&rows[k].head))).collect();
+        let width = |pick: &dyn Fn(&(String, String, String)) -> &String, head: &str| {
+            cells.iter().map(|c| pick(c).chars().count()).chain([head.len()]).max().unwrap_or(0)
+        };
+        let (wb, wc, wh) = (width(&|c| &c.0, "base"), width(&|c| &c.1, "%change"), width(&|c| &c.2, "head"));
+        let pad = |s: &str, w: usize| format!("{}{s}", " ".repeat(w.saturating_sub(s.chars().count())));
+        let header = format!("{}  {}  {}  metric", pad("base", wb), pad("%change", wc), pad("head", wh));
+        let lines = order
+            .iter()
+            .zip(cells)
+            .map(|(&k, (b, c, h))| {
+                let lead = format!("{}  {}", pad(&b, wb), " ".repeat(wc.saturating_sub(c.chars().count())));
+                (lead, c, format!("  {}  {}", pad(&h, wh), rows[k].metric))
+            })
+            .collect();
+        RowsText { header, order, lines }
+    }
 }
 
 /// The rows as a table the app sorts and filters (a namespace, a direction or the order by name

@@ -136,7 +136,7 @@ fn import_full(
     let peers = pages::Peers::of(&all);
     // each report's page, which carries its document: written, and the held bytes let go
     held.par_iter_mut().try_for_each(|h| {
-        let page = pages::report_file(&h.report(), &h.file.1, &all, &peers);
+        let page = pages::report_file(&h.report(), &all, &peers);
         publisher.write(&[page]).map(|()| h.written(out))
     })?;
     warn_dropped_reports(out, &held);

@@ -29,10 +29,10 @@ pub fn read_json(dir: &Path, rel: &str) -> Result<Vec<u8>, String> {
 }
 
 /// `bytes` of the file `rel` as JSON text (see `read_json`); of a report's page, the document it
-/// carries (`paths::page_doc`).
+/// carries, filled from the page's rows (`page_doc`).
 pub fn unpacked(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
     if is_report_page(rel) {
-        return inflated(rel, &page_stored(rel, &bytes)?);
+        return Ok(crate::store::json(&page_doc(rel, &bytes)?.0));
     }
     if !rel.ends_with(".gz") {
         return Ok(bytes);
@@ -41,11 +41,20 @@ pub fn unpacked(rel: &str, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
 }
 
 /// The document that the report's page `rel` carries, and its stored bytes as the page holds
-/// them (`pages::report_file` makes the page again of both).
+/// them.
 pub fn read_carried(dir: &Path, rel: &str) -> Result<(ReportDoc, Vec<u8>), String> {
     let page = std::fs::read(dir.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
-    let stored = page_stored(rel, &page)?;
-    Ok((parse(rel, &inflated(rel, &stored)?)?, stored))
+    page_doc(rel, &page)
+}
+
+/// The document that page `bytes` (file `rel`) carries, its rows filled from the page's
+/// (`render::carry::filled`), and its stored bytes as the page holds them.
+pub fn page_doc(rel: &str, bytes: &[u8]) -> Result<(ReportDoc, Vec<u8>), String> {
+    let stored = page_stored(rel, bytes)?;
+    let carried: ReportDoc = parse(rel, &inflated(rel, &stored)?)?;
+    let html = std::str::from_utf8(bytes).map_err(|_| format!("{rel}: the page is not UTF-8"))?;
+    let d = render::carry::filled(carried, &render::carry::page_rows(html)).map_err(|e| format!("{rel}: {e}"))?;
+    Ok((d, stored))
 }
 
 /// A report's page (`m/<key>/index.html`), which carries its document.
@@ -299,7 +308,7 @@ fn check_pages(
     let problems_of_trends = std::sync::Mutex::new(Vec::new());
     let doc = |s: &model::ReportSummary| read_carried(dir, &s.page());
     let mut want: Vec<Result<crate::store::File, String>> =
-        all.par_iter().map(|s| doc(s).map(|(d, stored)| pages::report_file(&d, &stored, all, &peers))).collect();
+        all.par_iter().map(|s| doc(s).map(|(d, _)| pages::report_file(&d, all, &peers))).collect();
     let newest = all.first().and_then(|s| doc(s).ok()).map(|(d, _)| d);
     let trend = |tc: &str| {
         let e = root.testcases.iter().find(|e| e.name == tc)?;

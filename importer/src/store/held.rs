@@ -87,14 +87,12 @@ impl Held {
         if let Some(e) = &self.exact {
             return e.1.clone();
         }
-        let json = match &self.at {
-            Some(path) => {
-                let page =
-                    std::fs::read(path).unwrap_or_else(|e| panic!("{}: the import's own file: {e}", path.display()));
-                crate::store::dataset::unpacked(&self.file.0, page)
-            }
-            None => crate::store::dataset::inflated(&self.file.0, &self.file.1),
-        };
+        if let Some(path) = &self.at {
+            let page = std::fs::read(path).unwrap_or_else(|e| panic!("{}: the import's own file: {e}", path.display()));
+            let got = crate::store::dataset::page_doc(&self.file.0, &page);
+            return got.unwrap_or_else(|e| panic!("the import's own page: {e}")).0;
+        }
+        let json = crate::store::dataset::inflated(&self.file.0, &self.file.1);
         let json = json.expect("a held report's stored bytes are gzip");
         serde_json::from_slice(&json).expect("a held report document reads back")
     }
@@ -269,12 +267,20 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("lkpx-held-{}", std::process::id()));
         let path = dir.join(&h.file.0);
         assert!(h.file.0.starts_with("m/") && h.file.0.ends_with("/index.html"), "{}", h.file.0);
-        let page_of = |h: &Held| pages::report_file(&h.report(), &h.file.1, &[], &pages::Peers::of(&[])).1;
+        let page_of = |h: &Held| pages::report_file(&h.report(), &[], &pages::Peers::of(&[])).1;
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, page_of(&h)).unwrap();
         h.written(&dir);
         assert!(h.file.1.is_empty(), "its bytes let go");
         assert_eq!(h.document(), d, "read back from the page");
+        // the page carries the rows it shows by their line there, not a second time
+        let page = std::fs::read(&path).unwrap();
+        let stored = crate::store::dataset::page_stored(&h.file.0, &page).unwrap();
+        let carried: ReportDoc =
+            serde_json::from_slice(&crate::store::dataset::inflated(&h.file.0, &stored).unwrap()).unwrap();
+        let rows: Vec<&model::DocRow> = carried.sections.iter().flat_map(|s| &s.rows).collect();
+        let by_line = rows.iter().filter(|r| r.at.is_some() && r.metric.is_empty()).count();
+        assert!(by_line * 10 >= rows.len() * 9, "{by_line} of {} rows carried by their line", rows.len());
         let mut other = d.clone();
         other.notes = vec!["2024-02-01 B: a note".into()];
         std::fs::write(&path, page_of(&Held::of(&other, &opts))).unwrap();

@@ -38,3 +38,9 @@ pub fn at_rest(json: &[u8]) -> Vec<u8> {
 pub fn stored<T: serde::Serialize>(v: &T) -> Vec<u8> {
     at_rest(&json(v))
 }
+
+/// Report document `d` stored as its page carries it: without what the page's rows show
+/// (`render::carry::carried`).
+pub fn carried(d: &model::ReportDoc) -> Vec<u8> {
+    stored(&render::carry::carried(d))
+}

@@ -460,8 +460,9 @@ fn entry(cat: &Index, metrics: usize, path: String) -> TestcaseEntry {
     }
 }
 
-/// A report document as stored (gzip JSON), with the path of the file that carries it: its page
-/// (`paths::page_doc`, `pages::report_file`).
+/// A report document whole as stored (gzip JSON), with the path of the file that carries it: its
+/// page (`paths::page_doc`), which `pages::report_file` writes with the document as it carries it
+/// (`store::carried`). A full import holds these bytes until the page is written.
 pub fn report_doc(rd: &ReportDoc) -> File {
     (rd.page(), stored(rd))
 }

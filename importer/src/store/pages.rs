@@ -120,17 +120,18 @@ pub fn page_text(stored: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(stored)
 }
 
-/// The page of report `d`, which carries `stored`, the document as stored (`pack::stored`; `all`:
-/// every summary, newest first; `peers` over it).
-pub fn report_file(d: &ReportDoc, stored: &[u8], all: &[ReportSummary], peers: &Peers) -> File {
+/// The page of report `d`, which carries it (`store::carried`; `all`: every summary, newest
+/// first; `peers` over it).
+pub fn report_file(d: &ReportDoc, all: &[ReportSummary], peers: &Peers) -> File {
     let around = peers.around(all, &ReportSummary::listed(d));
-    (d.page(), page::report_page(d, &around, &page_text(stored)).into_string().into_bytes())
+    let carried = page_text(&crate::store::carried(d));
+    (d.page(), page::report_page(d, &around, &carried).into_string().into_bytes())
 }
 
 /// The pages of `docs`, in parallel.
 pub fn report_files(docs: &[&ReportDoc], all: &[ReportSummary], peers: &Peers) -> Vec<File> {
     use rayon::prelude::*;
-    docs.par_iter().map(|d| report_file(d, &crate::store::stored(*d), all, peers)).collect()
+    docs.par_iter().map(|d| report_file(d, all, peers)).collect()
 }
 
 /// The pages of one list (`reports` newest first): full pages of `LIST_PAGE` numbered from the
@@ -177,7 +178,7 @@ pub fn list_pages(
     for (tc, reports) in &per_tc {
         out.extend(list_files(tc, &paths::testcase_list(tc), reports, trends(tc).as_ref()));
     }
-    let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d)), page_text(&crate::store::stored(d))));
+    let open = open.map(|d| (d, peers.around(all, &ReportSummary::listed(d)), page_text(&crate::store::carried(d))));
     let first =
         page::first_page(&all[..newest.min(all.len())], open.as_ref().map(|(d, a, s)| (*d, a, s.as_str())), &counts);
     out.push((paths::FIRST_PAGE.to_string(), first.into_string().into_bytes()));
@@ -232,7 +233,7 @@ pub fn incremental_files(
     };
     let page_of = |id: &String| -> Option<File> {
         let me = by_id.get(id.as_str()).filter(|_| !changed.contains(id.as_str()));
-        let made = |d: ReportDoc| report_file(&d, &crate::store::stored(&d), all, &peers);
+        let made = |d: ReportDoc| report_file(&d, all, &peers);
         me.and_then(|me| shows_anew(me)).or_else(|| doc(id).map(made))
     };
     let mut files: Vec<File> = ids.par_iter().filter_map(page_of).collect();
