@@ -475,6 +475,25 @@ export function seriesOf(index, rel, metric, dist = DIST) {
   };
 }
 
+/** How many changes the Changes view lists for `testcase` once it has made them from its trend
+ * chunks: every observation stating a change whose base observation (same report, base commit)
+ * has a value, and every detected step (an oracle of `model::changes::stated`'s count). */
+export function changeCountOf(index, testcase, dist = DIST) {
+  let n = 0;
+  for (const rel of index.catalogs[testcase].chunks) {
+    const chunk = readJson(path.join(dist, 'data', rel));
+    n += (chunk.detected ?? []).length;
+    for (const { points: p } of chunk.series.map(decodeSeries)) {
+      p.commit.forEach((c, i) => {
+        if (p.change[i] == null || p.base[i] == null || p.mean[i] == null) return;
+        const b = p.commit.findIndex((x, k) => x === p.base[i] && p.report[k] === p.report[i]);
+        if (b >= 0 && p.mean[b] != null) n += 1;
+      });
+    }
+  }
+  return n;
+}
+
 /** The trend chunk path holding `metric` of `testcase`. */
 export function chunkOf(index, testcase, metric) {
   const c = index.catalogs[testcase];

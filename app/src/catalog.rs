@@ -58,6 +58,11 @@ impl Catalog {
         self.parts.values().any(|p| p.pending)
     }
 
+    /// Every loaded catalog is whole: its rest and its names are in (`is_pending` says the rest).
+    pub fn is_whole(&self) -> bool {
+        self.parts.values().all(|p| !p.pending && !p.names_pending)
+    }
+
     /// State `s` needs what the loaded catalogs' rests hold: a view other than the first chart,
     /// or a metric the loaded halves do not list.
     pub fn needs_rest(&self, s: &ViewState) -> bool {
@@ -581,8 +586,6 @@ pub(crate) mod tests {
             totals: Default::default(),
             chunks: vec!["s/x/0.json".into()],
             changes: vec![],
-            change_count: 0,
-            change_buckets: vec![],
             rest: None,
             names: None,
             chunk_keys: vec![],

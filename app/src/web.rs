@@ -5,7 +5,7 @@ use crate::data::{parse_json, Versioned};
 use serde::de::DeserializeOwned;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -398,12 +398,11 @@ pub fn observe_width(el: &web_sys::Element, mut on_width: impl FnMut(f64) + 'sta
 /// Changes files requested ahead of the one being parsed (latency hidden behind parsing).
 const CHANGES_AHEAD: usize = 3;
 
-/// The changes of `testcases` (their changes files, in merged positions), file by file: the first
-/// page of each testcase (the top of the view's default order), then the others in order, a few
-/// requested ahead. `progress` gets what is loaded once every first page is, the count of files
-/// after each later one, and everything at the end; an error ends the load, and so does
-/// `progress` returning false (the view moved on). With `first_only`, the load ends with the
-/// first pages (the catalogs' rests come next, then the view loads again, whole).
+/// The changes of `testcases` for the Changes view, reported as they arrive (`progress`; it
+/// returns false to stop): each testcase's changes page (the top of its changes) first, then,
+/// unless `first_only`, every change made from its trend chunks (`Part::chunk_changes`; the
+/// catalogs whole: each metric's direction), requested `CHANGES_AHEAD` ahead and not kept (a
+/// big testcase's chunks are its whole series), which replace the pages once all are in.
 pub async fn load_changes(
     cat: Arc<crate::catalog::Catalog>,
     testcases: Vec<String>,
@@ -411,40 +410,59 @@ pub async fn load_changes(
     mut progress: impl FnMut(Result<crate::changes::Progress, String>) -> bool,
 ) {
     use crate::changes::{Loaded, Progress};
-    let parts: Vec<&model::assemble::Part> = testcases.iter().filter_map(|t| cat.parts.get(t)).collect();
-    let rest = parts.iter().flat_map(|p| p.changes.iter().skip(1).map(move |c| (*p, c)));
-    let files: Vec<(&model::assemble::Part, &String)> =
-        parts.iter().filter_map(|p| p.changes.first().map(|c| (*p, c))).chain(rest).collect();
-    let (of, firsts) = (files.len(), parts.iter().filter(|p| !p.changes.is_empty()).count());
-    let end = if first_only { firsts } else { of };
-    let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
-    let mut out = Vec::with_capacity(end);
-    for (k, &(part, path)) in files.iter().take(end).enumerate() {
-        while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < end {
-            let next = files[k + ahead.len()].1;
-            ahead.push_back(if cached::<model::ChangesShard>(next).is_some() { None } else { fetch_start(next) });
-        }
-        let started = ahead.pop_front().flatten();
-        let got = load_json_started::<model::ChangesShard>(path, started).await.and_then(|sh| {
+    let parts: Vec<&model::assemble::Part> =
+        testcases.iter().filter_map(|t| cat.parts.get(t)).filter(|p| !p.changes.is_empty()).collect();
+    let chunks: Vec<(&model::assemble::Part, &String)> =
+        parts.iter().flat_map(|p| p.chunks.iter().map(move |c| (*p, c))).collect();
+    let of = parts.len() + chunks.len();
+    let mut firsts = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let path = &part.changes[0];
+        let got = load_json::<model::ChangesShard>(path).await.and_then(|sh| {
             part.changes(&sh).map_err(|e| format!("could not load {DATA_DIR}{path}: malformed file: {e}"))
         });
         match got {
-            Ok(sh) => out.push(Arc::new(sh)),
+            Ok(sh) => firsts.push(Arc::new(sh)),
             Err(e) => {
                 progress(Err(e));
                 return;
             }
         }
-        let now = match out.len() {
-            n if n == end => break,
-            n if n == firsts => Progress::Loaded(Loaded { shards: Arc::new(out.clone()), files: n, of }),
-            n => Progress::Files(n, of),
+    }
+    let firsts = Loaded { files: parts.len(), shards: Arc::new(firsts), of };
+    if !progress(Ok(Progress::Loaded(firsts))) || first_only {
+        return;
+    }
+    let weights: HashMap<&str, i8> = cat.index.metrics.iter().map(|m| (m.name.as_str(), m.direction)).collect();
+    let weight = |m: &str| weights.get(m).copied().unwrap_or(0);
+    let heads: HashSet<(u32, u32, &str)> =
+        cat.index.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+    let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
+    let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
+    let mut made = Vec::with_capacity(chunks.len());
+    for (k, &(part, path)) in chunks.iter().enumerate() {
+        while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < chunks.len() {
+            let next = chunks[k + ahead.len()].1;
+            ahead.push_back(if cached::<model::TrendChunk>(next).is_some() { None } else { fetch_start(next) });
+        }
+        let started = ahead.pop_front().flatten();
+        let got = match cached::<model::TrendChunk>(path) {
+            Some(c) => Ok(c),
+            None => fetched_text(path, started).await.and_then(|t| parse_json(path, &t)).map(Arc::new),
         };
-        if !progress(Ok(now)) {
+        let bad = |e: String| format!("could not load {DATA_DIR}{path}: malformed file: {e}");
+        match got.and_then(|c: Arc<model::TrendChunk>| part.chunk_changes(&c, &weight, &headline).map_err(bad)) {
+            Ok(sh) => made.push(Arc::new(sh)),
+            Err(e) => {
+                progress(Err(e));
+                return;
+            }
+        }
+        if k + 1 < chunks.len() && !progress(Ok(Progress::Files(parts.len() + k + 1, of))) {
             return;
         }
     }
-    progress(Ok(Progress::Loaded(Loaded { files: out.len(), shards: Arc::new(out), of })));
+    progress(Ok(Progress::Loaded(Loaded { files: of, shards: Arc::new(made), of })));
 }
 
 /// One metric's series from the trend chunks `paths` (`(testcase, chunk)`), in merged positions,

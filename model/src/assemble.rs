@@ -147,6 +147,42 @@ impl Part {
         Ok(JobShard::of_report(rd, j, job, r, &commits))
     }
 
+    /// Every change along a chunk's series, in the view's positions: what each series' reports
+    /// state (`changes::stated`), then the steps detected along it (the chunk's), series by series:
+    /// the import's build order. `weight` gives a metric's direction, `headline` whether a
+    /// report's (view positions) headline names a job's metric. The Changes view lists these:
+    /// only the first page of a testcase's changes is a file of its own (`Index::changes`).
+    pub fn chunk_changes(
+        &self,
+        chunk: &TrendChunk,
+        weight: &dyn Fn(&str) -> i8,
+        headline: &dyn Fn(u32, u32, &str) -> bool,
+    ) -> Result<ChangesShard, String> {
+        let mut changes = Vec::new();
+        let mut steps: BTreeMap<(u32, &str), Vec<&ChangeRecord>> = BTreeMap::new();
+        for c in &chunk.detected {
+            steps.entry((c.job, c.metric.as_str())).or_default().push(c);
+        }
+        for s in &chunk.series {
+            let sd = self.series(s)?;
+            crate::changes::stated::<std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>(
+                sd.job,
+                &sd.metric,
+                &sd.points,
+                weight(&sd.metric),
+                headline,
+                &mut changes,
+            );
+            for c in steps.remove(&(s.job, s.metric.as_str())).unwrap_or_default() {
+                changes.push(self.change(c)?);
+            }
+        }
+        if let Some(((_, m), _)) = steps.first_key_value() {
+            return Err(format!("a detected step of {m} is not along a series of the chunk"));
+        }
+        Ok(ChangesShard { schema: chunk.schema, testcase: chunk.testcase.clone(), changes })
+    }
+
     pub fn changes(&self, shard: &ChangesShard) -> Result<ChangesShard, String> {
         let changes = shard.changes.iter().map(|c| self.change(c)).collect::<Result<_, _>>()?;
         Ok(ChangesShard { schema: shard.schema, testcase: shard.testcase.clone(), changes })

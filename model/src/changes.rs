@@ -44,6 +44,73 @@ impl Significance {
     }
 }
 
+/// The changes the reports state along one series (`job`, `metric`, its points `p`): each
+/// observation with a change, against the same report's base observation, in the series' order.
+/// `weight` is the metric's direction (1 higher is better, -1 lower, 0 unknown), `headline` says
+/// whether a report's headline names the job's metric. The one producer of stated changes: the
+/// import's build and the Changes view (from the trend chunks, `assemble::Part::chunk_changes`).
+pub fn stated<S: std::hash::BuildHasher + Default>(
+    job: u32,
+    metric: &str,
+    p: &crate::Points,
+    weight: i8,
+    headline: &dyn Fn(u32, u32, &str) -> bool,
+    out: &mut Vec<crate::ChangeRecord>,
+) {
+    // the first observation of each (commit, report): the base of a stated change is in the same report;
+    // most series are a mail's 2-3 columns, where a scan beats building a map
+    let first = |commit: u32, report: u32| (0..p.len()).find(|&k| p.commit[k] == commit && p.report[k] == report);
+    let at: Option<std::collections::HashMap<(u32, u32), usize, S>> = (p.len() > 32).then(|| {
+        let mut at = std::collections::HashMap::with_capacity_and_hasher(p.len(), S::default());
+        for k in (0..p.len()).rev() {
+            at.insert((p.commit[k], p.report[k]), k);
+        }
+        at
+    });
+    for i in 0..p.len() {
+        let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
+        let fail = p.is_fail(i);
+        let report = p.report[i];
+        let b = match &at {
+            Some(at) => at.get(&(base, report)).copied(),
+            None => first(base, report),
+        };
+        let Some(b) = b else { continue };
+        let Some(base_mean) = p.mean[b] else { continue };
+        let sd = |k: usize| p.stddev(k);
+        let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
+            (Some(ra), Some(rb), Some(sa), Some(sb)) => match welch(
+                Sample { mean: base_mean, stddev: sa, runs: ra },
+                Sample { mean: head_mean, stddev: sb, runs: rb },
+            ) {
+                Significance::PValue(v) => Some(v),
+                Significance::Unknown => None,
+            },
+            _ => None,
+        };
+        let noise = sd(b).into_iter().chain(sd(i)).fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
+        out.push(crate::ChangeRecord {
+            source: crate::ChangeSource::Stated,
+            job,
+            metric: metric.to_string(),
+            base,
+            head: p.commit[i],
+            base_mean,
+            head_mean,
+            change,
+            kind: if fail { crate::ChangeKind::Reproduction } else { crate::stats::change_kind(metric) },
+            // more failing runs are worse, whatever the metric's own direction
+            direction: crate::Direction::of(if fail { -1 } else { weight }, change),
+            p_value,
+            noise_ratio: noise
+                .filter(|n| *n > 0.0)
+                .map(|n| ((head_mean - base_mean).abs() / n * 100.0).round() / 100.0),
+            report: Some(report),
+            headline: headline(report, job, metric),
+        });
+    }
+}
+
 /// One side of a comparison as a report states it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {

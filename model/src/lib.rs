@@ -60,20 +60,12 @@ pub struct Index {
     /// `MetricInfo::chunk` is a position here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chunks: Vec<String>,
-    /// The changes files of this testcase (the Changes view), none when it has no changes: first
-    /// the top `CHANGES_FIRST` of the view's default order (`ChangeRecord::listing_order`), so
-    /// that the view shows its first rows from the first page; then the others by job bucket
-    /// (`changes_buckets`, `changes_bucket`), ascending, each in the listing order and cut into
-    /// pages of at most `CHANGES_PAGE_MAX`.
+    /// The changes page of this testcase (the Changes view), none when it has no changes: the
+    /// top `CHANGES_FIRST` of the view's default order (`ChangeRecord::listing_order`, ties in
+    /// build order), so that the view shows its first rows at once. Every change is made again
+    /// from the trend chunks (`assemble::Part::chunk_changes`): the others have no file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<String>,
-    /// How many changes `changes` holds in all (so the number of job buckets is known without
-    /// reading them), and the job bucket of each page after the first: an incremental import
-    /// reads and rewrites only the pages of the buckets it touches.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub change_count: usize,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub change_buckets: Vec<u32>,
     /// A published catalog is what the first chart needs: its reports and every trend chunk are
     /// in this file, the catalog's rest, `data/t/<testcase>/<hash>.json`: an `Index` of nothing
     /// but `reports`, `chunks` and `chunk_keys`, fetched when a view needs them. `None` once
@@ -613,30 +605,10 @@ pub struct ChangesShard {
     pub changes: Vec<ChangeRecord>,
 }
 
-/// Records in the first page of a testcase's changes: the top 1,024 of the Changes view's default
-/// order (`ChangeRecord::listing_order`), where the view shows 200 rows, so that it lists them
-/// before the other pages are in.
+/// Records in a testcase's changes page (`Index::changes`): the top 1,024 of the Changes view's
+/// default order (`ChangeRecord::listing_order`), where the view shows 200 rows, so that it lists
+/// them before it has made the others from the trend chunks (`assemble::Part::chunk_changes`).
 pub const CHANGES_FIRST: usize = 1024;
-
-/// Records per bucket the later pages aim at (`changes_buckets`).
-pub const CHANGES_PER_BUCKET: usize = 32768;
-
-/// At most this many records in one page: a bucket holding more is cut into pages of this many,
-/// in the listing order.
-pub const CHANGES_PAGE_MAX: usize = 24576;
-
-/// The buckets of a testcase's changes after its first page (`rest` records): a power of two,
-/// about `CHANGES_PER_BUCKET` records each. A change is in the bucket of its job
-/// (`changes_bucket`), so a new report rewrites the first page and its job's bucket, not every
-/// page after the one its changes sort into.
-pub fn changes_buckets(rest: usize) -> u32 {
-    (rest.div_ceil(CHANGES_PER_BUCKET).max(1) as u32).next_power_of_two()
-}
-
-/// The bucket of `buckets` (`changes_buckets`) that holds the changes of the job `job_id`.
-pub fn changes_bucket(job_id: &str, buckets: u32) -> u32 {
-    paths::bucket_of(job_id, buckets)
-}
 
 /// Where a change comes from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -142,12 +142,17 @@ impl Columns {
     }
 }
 
-/// `Some(None)` for an empty text, `Some(Some(v))` for a number, `None` for anything else.
+/// `Some(None)` for an empty text, `Some(Some(v))` for a number as Rust prints it (`+5.2`,
+/// `1.583e+10`, `NaN`, `-inf`), `None` for anything else. Read by `serde_json`, already in the app
+/// (`str::parse` would add Rust's float parser to its shell).
 fn number(s: &str) -> Option<Option<f64>> {
-    if s.is_empty() {
-        return Some(None);
+    match s {
+        "" => Some(None),
+        "NaN" => Some(Some(f64::NAN)),
+        "inf" => Some(Some(f64::INFINITY)),
+        "-inf" => Some(Some(f64::NEG_INFINITY)),
+        _ => serde_json::from_str(s.strip_prefix('+').unwrap_or(s)).ok().map(Some),
     }
-    s.parse().ok().map(Some)
 }
 
 /// A cell's text (`10702 ± 3%`, `10702`, or empty) read.
@@ -229,6 +234,8 @@ mod tests {
                     },
                     DocRow { aggregate: true, ..row(16, 0, "agg", [Some(1.0), Some(2.0)], [None, None], Some(100.0)) },
                     row(17, 0, "perf-stat.ps.cycles", [Some(7.868e8), Some(6.867e8)], [Some(3.0), None], Some(-12.7)),
+                    row(18, 0, "zero.signed", [Some(-0.0), Some(0.0)], [None, None], Some(-0.0)),
+                    row(19, 0, "huge.change", [Some(1.0), Some(2.5e5)], [None, None], Some(2.5e7)),
                 ]),
                 // three columns: two tables share each row, carried whole
                 DocSection {
@@ -251,7 +258,7 @@ mod tests {
         let c = carried(&d);
         let by_page: Vec<usize> =
             c.sections.iter().flat_map(|s| &s.rows).filter(|r| r.at.is_some()).map(|r| r.line).collect();
-        assert_eq!(by_page, vec![10, 11, 13, 17]);
+        assert_eq!(by_page, vec![10, 11, 13, 17, 18, 19]);
         for r in c.sections.iter().flat_map(|s| &s.rows).filter(|r| r.at.is_some()) {
             assert!(r.metric.is_empty() && r.values.is_empty() && r.changes.is_empty(), "{r:?}");
         }

@@ -119,9 +119,9 @@ fn load_files(cl: Cat, testcases: Memo<Vec<String>>) -> (RwSignal<Option<LoadRes
         loaded.set(None);
         files.set((0, 0));
         let cat = cl.clone();
-        // from first halves: the first pages, then (after they are shown) the rests, and the
-        // explorer rebuilt whole loads every page
-        let first_only = cat.is_pending();
+        // from first halves: the first pages, then (after they are shown) the rests and names,
+        // and the explorer rebuilt whole makes every change from the trend chunks
+        let first_only = !cat.is_whole();
         leptos::task::spawn_local(async move {
             let after = cat.clone();
             web::load_changes(cat, tcs, first_only, move |got| {

@@ -68,7 +68,7 @@ thread_local! {
 /// After the frame that shows the first chart: `complete_soon` (its fetches do not compete with
 /// that frame's painting).
 pub fn complete_after_paint(cat: &Cat, loaded: Loaded) {
-    if !cat.is_pending() {
+    if cat.is_whole() {
         return;
     }
     let cat = cat.clone();
@@ -78,7 +78,7 @@ pub fn complete_after_paint(cat: &Cat, loaded: Loaded) {
 /// Once the first chart is shown (or the metric finder is used): load the rests of the shown
 /// catalogs (every report and metric), and show them whole.
 pub fn complete_soon(cat: &Cat, loaded: Loaded) {
-    if !cat.is_pending() || COMPLETING.with(|c| c.replace(true)) {
+    if cat.is_whole() || COMPLETING.with(|c| c.replace(true)) {
         return;
     }
     let all: Vec<String> = cat.parts.keys().cloned().collect();

@@ -3,7 +3,7 @@
 use super::options::FastHash;
 use super::series::KeyedPoints;
 use model::{ChangeRecord, ChangeSource, Direction, Headline, MetricInfo, Points};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// What a series' changes are made with: the reports' headlines (a stated change one names is a
 /// headline change) and each metric's direction.
@@ -32,7 +32,8 @@ impl<'a> ChangeRules<'a> {
 
     /// The changes one series' reports state (`of`'s first ones).
     pub(crate) fn stated(&self, ((j, m), p): &KeyedPoints, out: &mut Vec<ChangeRecord>) {
-        stated_changes(*j, m, p, self.weight(m), &self.headline_keys, out);
+        let headline = |report: u32, job: u32, metric: &str| self.headline_keys.contains(&(report, job, metric));
+        model::changes::stated::<FastHash>(*j, m, p, self.weight(m), &headline, out);
     }
 
     /// One series' detected steps (`of`'s last ones).
@@ -78,70 +79,6 @@ fn along(series: &[KeyedPoints], made: &(dyn Fn(&KeyedPoints, &mut Vec<ChangeRec
             out
         })
         .collect()
-}
-
-/// The changes the reports state for one series: each observation with a change, against the
-/// same report's base observation.
-pub(crate) fn stated_changes(
-    job: u32,
-    metric: &str,
-    p: &Points,
-    weight: i8,
-    headline_keys: &HashSet<(u32, u32, &str), FastHash>,
-    out: &mut Vec<ChangeRecord>,
-) {
-    // the first observation of each (commit, report): the base of a stated change is in the same report;
-    // most series are a mail's 2-3 columns, where a scan beats building a map
-    let first = |commit: u32, report: u32| (0..p.len()).find(|&k| p.commit[k] == commit && p.report[k] == report);
-    let at: Option<HashMap<(u32, u32), usize, FastHash>> = (p.len() > 32).then(|| {
-        let mut at = HashMap::with_capacity_and_hasher(p.len(), FastHash::default());
-        for k in (0..p.len()).rev() {
-            at.insert((p.commit[k], p.report[k]), k);
-        }
-        at
-    });
-    for i in 0..p.len() {
-        let (Some(change), Some(base), Some(head_mean)) = (p.change[i], p.base[i], p.mean[i]) else { continue };
-        let fail = p.is_fail(i);
-        let report = p.report[i];
-        let b = match &at {
-            Some(at) => at.get(&(base, report)).copied(),
-            None => first(base, report),
-        };
-        let Some(b) = b else { continue };
-        let Some(base_mean) = p.mean[b] else { continue };
-        let sd = |k: usize| p.stddev(k);
-        let p_value = match (p.runs[b], p.runs[i], sd(b), sd(i)) {
-            (Some(ra), Some(rb), Some(sa), Some(sb)) => match model::changes::welch(
-                model::changes::Sample { mean: base_mean, stddev: sa, runs: ra },
-                model::changes::Sample { mean: head_mean, stddev: sb, runs: rb },
-            ) {
-                model::changes::Significance::PValue(v) => Some(v),
-                model::changes::Significance::Unknown => None,
-            },
-            _ => None,
-        };
-        let noise = sd(b).into_iter().chain(sd(i)).fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))));
-        out.push(ChangeRecord {
-            source: ChangeSource::Stated,
-            job,
-            metric: metric.to_string(),
-            base,
-            head: p.commit[i],
-            base_mean,
-            head_mean,
-            change,
-            kind: if fail { model::ChangeKind::Reproduction } else { model::stats::change_kind(metric) },
-            // more failing runs are worse, whatever the metric's own direction
-            direction: Direction::of(if fail { -1 } else { weight }, change),
-            p_value,
-            noise_ratio: noise
-                .filter(|n| *n > 0.0)
-                .map(|n| ((head_mean - base_mean).abs() / n * 100.0).round() / 100.0),
-            report: Some(report),
-            headline: headline_keys.contains(&(report, job, metric)),
-        });
-    }
 }
 
 /// Steps found by change-point detection along one series (one value per commit: the mean of its

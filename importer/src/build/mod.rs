@@ -258,8 +258,6 @@ fn build_testcase(tc: &str, docs: Vec<Document>, opts: &Options) -> TestcaseData
         totals,
         chunks: vec![],
         changes: vec![],
-        change_count: 0,
-        change_buckets: vec![],
         rest: None,
         names: None,
         chunk_keys: vec![],

@@ -3,7 +3,7 @@
 
 use model::assemble::{merge, Assembled};
 use model::{paths, ChangesShard, Index, JobShard, ReportDoc, Root, SeriesShard, TrendChunk, SCHEMA_VERSION};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// A published dataset, opened: the root and every catalog, merged.
@@ -185,13 +185,20 @@ impl Published {
         part.job_shard(&shard).map_err(|e| format!("{}: {e}", job.shard))
     }
 
-    /// Every change of a testcase, in merged positions.
+    /// Every change of a testcase, in merged positions, as the Changes view makes them: from its
+    /// trend chunks (`Part::chunk_changes`).
     pub fn changes(&self, testcase: &str) -> Result<ChangesShard, String> {
         let part = self.part(testcase)?;
+        let weights: HashMap<&str, i8> = self.index.metrics.iter().map(|m| (m.name.as_str(), m.direction)).collect();
+        let weight = |m: &str| weights.get(m).copied().unwrap_or(0);
+        let heads: HashSet<(u32, u32, &str)> =
+            self.index.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+        let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
         let mut all = ChangesShard { schema: SCHEMA_VERSION, testcase: testcase.to_string(), changes: Vec::new() };
-        for rel in &part.changes {
-            let shard: ChangesShard = read(&self.dir, rel)?;
-            all.changes.extend(part.changes(&shard).map_err(|e| format!("{rel}: {e}"))?.changes);
+        for rel in &part.chunks {
+            let chunk: TrendChunk = read(&self.dir, rel)?;
+            all.changes
+                .extend(part.chunk_changes(&chunk, &weight, &headline).map_err(|e| format!("{rel}: {e}"))?.changes);
         }
         Ok(all)
     }
@@ -517,6 +524,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
     }
     // positions unchanged; any file pointing outside the catalog is refused
     let part = model::assemble::Part::identity(&t.catalog, &cat);
+    let mut top = TopChanges::of(&cat);
     for rel in &cat.chunks {
         checked += 1;
         match read_printed::<TrendChunk>(dir, rel) {
@@ -526,6 +534,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
                     .iter()
                     .find_map(|s| part.series(s).err())
                     .or_else(|| c.detected.iter().find_map(|d| part.change(d).err()))
+                    .or_else(|| top.add(&part, &c).err())
                 {
                     problems.push(format!("{rel}: {e}"));
                 }
@@ -550,7 +559,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
         }
         seen.scripts.extend(j.script.iter().map(|h| paths::script(h)));
     }
-    checked += check_changes(dir, &cat, &part, problems);
+    checked += check_changes(dir, &cat, &part, top.top(), problems);
     for r in &cat.reports {
         seen.docs.insert(r.page());
         seen.scripts.extend(r.script.iter().map(|h| paths::script(h)));
@@ -582,96 +591,78 @@ fn job_of_report(
     Ok((s, rel))
 }
 
-/// A catalog's changes pages: each parses and maps into the catalog; the first holds the top
-/// `CHANGES_FIRST` of the listing order, every later one the changes of one job bucket
-/// (`model::changes_bucket`), ascending, in the listing order, none sorting before the first
-/// page's last, at most `CHANGES_PAGE_MAX` (a bucket cut into several pages fills all but its last).
-fn check_changes(dir: &Path, cat: &Index, part: &model::assemble::Part, problems: &mut Vec<String>) -> usize {
-    let mut pages: Vec<(&String, Vec<model::ChangeRecord>)> = Vec::new();
-    for rel in &cat.changes {
-        match read_printed::<ChangesShard>(dir, rel) {
-            Ok(s) => match part.changes(&s) {
-                Ok(_) => pages.push((rel, s.changes)),
-                Err(e) => problems.push(format!("{rel}: {e}")),
-            },
-            Err(e) => problems.push(e),
+/// A catalog's changes page: it parses, maps into the catalog and holds the top `CHANGES_FIRST`
+/// of its changes as the Changes view makes them from the trend chunks (`want`: in the listing
+/// order, ties in build order).
+fn check_changes(
+    dir: &Path,
+    cat: &Index,
+    part: &model::assemble::Part,
+    want: Vec<model::ChangeRecord>,
+    problems: &mut Vec<String>,
+) -> usize {
+    let rel = match (cat.changes.as_slice(), want.is_empty()) {
+        ([], true) => return 0,
+        ([rel], false) => rel,
+        (pages, _) => {
+            let n = if want.is_empty() { 0 } else { 1 };
+            problems.push(format!(
+                "{}: names {} changes pages, its trend chunks give {n}",
+                cat.testcases[0].name,
+                pages.len()
+            ));
+            return pages.len();
         }
+    };
+    match read_printed::<ChangesShard>(dir, rel).and_then(|s| part.changes(&s).map_err(|e| format!("{rel}: {e}"))) {
+        Ok(s) if s.changes == want => {}
+        Ok(_) => problems.push(format!(
+            "{rel}: not the top {} changes that its testcase's trend chunks give (re-import)",
+            model::CHANGES_FIRST
+        )),
+        Err(e) => problems.push(e),
     }
-    if pages.len() == cat.changes.len() {
-        problems.extend(page_problems(cat, &pages));
-    }
-    cat.changes.len()
+    1
 }
 
-/// What is wrong with a testcase's changes pages (`rel`, records), of its catalog `cat`: the
-/// first page's size, every later page's bucket (and the bucket the catalog says) and size, the
-/// order within and across pages, the count the catalog says.
-fn page_problems(cat: &Index, pages: &[(&String, Vec<model::ChangeRecord>)]) -> Vec<String> {
-    let jobs = &cat.jobs;
-    let mut problems = Vec::new();
-    let n = pages.len();
-    let total: usize = pages.iter().map(|p| p.1.len()).sum();
-    if total != cat.change_count {
-        problems.push(format!("the catalog counts {} changes, its pages hold {total}", cat.change_count));
-    }
-    if cat.change_buckets.len() != n.saturating_sub(1) {
-        problems.push(format!(
-            "the catalog names the buckets of {} changes pages, not {}",
-            cat.change_buckets.len(),
-            n.saturating_sub(1)
-        ));
-    }
-    let buckets = model::changes_buckets(total - total.min(model::CHANGES_FIRST));
-    let bucket_of = |c: &model::ChangeRecord| jobs.get(c.job as usize).map(|j| model::changes_bucket(&j.id, buckets));
-    let first_last = pages.first().and_then(|p| p.1.last());
-    let mut last_bucket: Option<(u32, usize)> = None;
-    for (k, (rel, page)) in pages.iter().enumerate() {
-        let len = page.len();
-        if k == 0 && len != total.min(model::CHANGES_FIRST) {
-            let want = total.min(model::CHANGES_FIRST);
-            problems.push(format!("{rel}: changes page 0 of {n} holds {len} changes, not {want}"));
-        }
-        // a page goes on from the page before when it goes on with its bucket, else from the first
-        // page (a sorted page whose first change does not sort before that page's last is after it)
-        let continues = last_bucket.is_some_and(|(b, _)| Some(b) == page.first().and_then(bucket_of));
-        let before = match k {
-            0 => None,
-            _ if continues => pages[k - 1].1.last(),
-            _ => first_last,
-        };
-        if out_of_order(before, page) {
-            problems.push(format!("{rel}: changes not in the listing order"));
-        }
-        if k == 0 {
-            continue;
-        }
-        let b: std::collections::BTreeSet<Option<u32>> = page.iter().map(bucket_of).collect();
-        let Some(&Some(b)) = b.iter().next().filter(|_| b.len() == 1) else {
-            problems.push(format!("{rel}: changes page {k} of {n} holds the changes of several job buckets"));
-            continue;
-        };
-        if let Some(said) = cat.change_buckets.get(k - 1).filter(|said| **said != b) {
-            problems.push(format!("{rel}: changes of job bucket {b}, the catalog says {said}"));
-        }
-        match last_bucket {
-            Some((prev, _)) if prev > b => problems.push(format!("{rel}: job bucket {b} after bucket {prev}")),
-            Some((prev, prev_len)) if prev == b && prev_len != model::CHANGES_PAGE_MAX => {
-                problems.push(format!("{rel}: bucket {b} goes on after a page of {prev_len} changes"))
-            }
-            _ => {}
-        }
-        if len == 0 || len > model::CHANGES_PAGE_MAX {
-            problems.push(format!("{rel}: changes page {k} of {n} holds {len} changes"));
-        }
-        last_bucket = Some((b, len));
-    }
-    problems
+/// The top `CHANGES_FIRST` changes of a testcase's trend chunks in the listing order, ties in
+/// build order (series, then the series' own): what its changes page must hold.
+struct TopChanges<'a> {
+    cat: &'a Index,
+    headlines: HashSet<(u32, u32, &'a str)>,
+    top: Vec<((u32, String, u32), model::ChangeRecord)>,
 }
 
-/// Whether `page`, after the record `last` of the page before, leaves the listing order.
-fn out_of_order(last: Option<&model::ChangeRecord>, page: &[model::ChangeRecord]) -> bool {
-    let seq: Vec<&model::ChangeRecord> = last.into_iter().chain(page).collect();
-    seq.windows(2).any(|w| model::ChangeRecord::listing_order(w[0], w[1]) == std::cmp::Ordering::Greater)
+impl<'a> TopChanges<'a> {
+    fn of(cat: &'a Index) -> TopChanges<'a> {
+        let headlines = cat.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
+        TopChanges { cat, headlines, top: Vec::new() }
+    }
+
+    /// The changes of `chunk` added (every series is in one chunk: the top of each chunk's holds
+    /// the whole top).
+    fn add(&mut self, part: &model::assemble::Part, chunk: &TrendChunk) -> Result<(), String> {
+        let metrics = &self.cat.metrics;
+        let weight = |m: &str| metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
+        let headline = |r: u32, j: u32, m: &str| self.headlines.contains(&(r, j, m));
+        let made = part.chunk_changes(chunk, &weight, &headline)?.changes;
+        let mut k = 0;
+        for (i, c) in made.iter().enumerate() {
+            k = if i > 0 && (made[i - 1].job, &made[i - 1].metric) == (c.job, &c.metric) { k + 1 } else { 0 };
+            self.top.push(((c.job, c.metric.clone(), k), c.clone()));
+        }
+        self.keep();
+        Ok(())
+    }
+
+    fn keep(&mut self) {
+        self.top.sort_by(|a, b| model::ChangeRecord::listing_order(&a.1, &b.1).then_with(|| a.0.cmp(&b.0)));
+        self.top.truncate(model::CHANGES_FIRST);
+    }
+
+    fn top(self) -> Vec<model::ChangeRecord> {
+        self.top.into_iter().map(|t| t.1).collect()
+    }
 }
 
 #[cfg(test)]
@@ -710,78 +701,5 @@ mod tests {
         let mut moved = cat.clone();
         moved.metrics[5].chunk = (moved.metrics[5].chunk + 1) % (keys.len() as u32 - 1);
         assert_eq!(check_chunk_keys(&moved).unwrap_err(), "the key of m.5's chunk is not its name's bucket");
-    }
-
-    /// Pages as the importer makes them pass; each way of breaking them is named.
-    #[test]
-    fn changes_pages_out_of_their_buckets_or_order_are_named() {
-        let jobs: Vec<model::Job> =
-            (0..300).map(|j| model::Job { id: format!("{:016x}", j * 7919 + 13), ..Default::default() }).collect();
-        let rec = |i: usize| model::ChangeRecord {
-            job: (i % 300) as u32,
-            metric: format!("m{}", i % 977),
-            change: ((i * 7_907) % 10_007) as f64 / 10.0,
-            head: (i % 50) as u32,
-            ..Default::default()
-        };
-        let (pages, buckets) = crate::store::pack::changes_pages("t", (0..70_000).map(rec).collect(), &jobs);
-        let pages: Vec<Vec<model::ChangeRecord>> = pages.into_iter().map(|p| p.changes).collect();
-        let cat = Index { jobs, change_count: 70_000, change_buckets: buckets, ..Default::default() };
-        assert!(pages.len() >= 4, "{} pages", pages.len());
-        let names: Vec<String> = (0..pages.len()).map(|k| format!("c/t.{k}.json")).collect();
-        let problems = |pages: &[Vec<model::ChangeRecord>]| {
-            let named: Vec<(&String, Vec<model::ChangeRecord>)> = names.iter().zip(pages.iter().cloned()).collect();
-            page_problems(&cat, &named)
-        };
-        assert_eq!(problems(&pages), Vec::<String>::new());
-        // a change moved to another bucket's page
-        let mut moved = pages.clone();
-        let c = moved[1].pop().unwrap();
-        moved[2].insert(0, c);
-        assert!(
-            problems(&moved)
-                .iter()
-                .any(|p| p.starts_with("c/t.2.json: changes page 2 of") && p.ends_with("several job buckets")),
-            "{:?}",
-            problems(&moved)
-        );
-        // two buckets' pages swapped
-        let mut swapped = pages.clone();
-        swapped.swap(1, pages.len() - 1);
-        assert!(problems(&swapped).iter().any(|p| p.contains("after bucket")), "{:?}", problems(&swapped));
-        // a later page's change larger than the first page's last
-        let mut early = pages.clone();
-        early[3][0].change = 1e9;
-        assert!(
-            problems(&early).contains(&"c/t.3.json: changes not in the listing order".to_string()),
-            "{:?}",
-            problems(&early)
-        );
-        // the catalog wrong about a page's bucket, or about the count
-        let wrong = Index { change_buckets: cat.change_buckets.iter().rev().copied().collect(), ..cat.clone() };
-        let named: Vec<(&String, Vec<model::ChangeRecord>)> = names.iter().zip(pages.iter().cloned()).collect();
-        assert!(page_problems(&wrong, &named).iter().any(|p| p.contains("the catalog says")));
-        let wrong = Index { change_count: 69_999, ..cat.clone() };
-        assert_eq!(page_problems(&wrong, &named), vec!["the catalog counts 69999 changes, its pages hold 70000"]);
-        // the first page one short
-        let mut short = pages.clone();
-        let c = short[0].pop().unwrap();
-        short[1].insert(0, c);
-        assert!(
-            problems(&short).iter().any(|p| p.starts_with("c/t.0.json: changes page 0 of")),
-            "{:?}",
-            problems(&short)
-        );
-    }
-
-    #[test]
-    fn a_page_out_of_the_listing_order_is_found_within_the_first_page_too() {
-        let c = |change: f64| model::ChangeRecord { change, ..Default::default() };
-        let page = vec![c(9.0), c(5.0), c(1.0)];
-        assert!(!out_of_order(None, &page));
-        assert!(!out_of_order(Some(&c(10.0)), &page));
-        assert!(out_of_order(Some(&c(2.0)), &page), "after a smaller change of the page before");
-        assert!(out_of_order(None, &[c(1.0), c(5.0)]), "within the first page");
-        assert!(!out_of_order(None, &[]) && !out_of_order(Some(&c(1.0)), &[]));
     }
 }

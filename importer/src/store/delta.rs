@@ -100,8 +100,8 @@ fn consistent(old: &Index, tc: &str, catalog: &str) -> Result<(), Skip> {
     if old.metrics.windows(2).any(|w| w[0].name >= w[1].name) {
         return bad("metrics not sorted by name");
     }
-    if !old.changes.is_empty() && old.changes.len() != old.change_buckets.len() + 1 {
-        return bad("the buckets of its changes pages are not said");
+    if old.changes.len() > 1 {
+        return bad("more than one changes page");
     }
     Ok(())
 }
@@ -269,20 +269,22 @@ fn pack_testcase(dir: &Path, tc: &str, old: &Index, next: &mut Next, known: &Kno
     next.changes = build::changes::changes_stage(&next.series, &next.cat.headlines, &next.cat.metrics);
     stages.mark(&format!("{tc}: delta: old points read, changes found"));
     let mut out = Packed { entry: Default::default(), stored: Default::default(), trend: None };
-    let removed_detected = changes_files(dir, tc, old, next, known, &mut out)?;
-    stages.mark(&format!("{tc}: delta: changes pages"));
-    let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
-    let Some(detected) = (old.testcases[0].detected + added_detected).checked_sub(removed_detected) else {
-        return damaged(format!("{tc}: the catalog counts fewer detected steps than its pages hold"));
-    };
-    next.cat.testcases = vec![build::headlines::testcase_info(tc, &next.cat.headlines, detected)];
+    changes_file(dir, tc, old, next, known, &mut out)?;
+    stages.mark(&format!("{tc}: delta: the first changes page"));
+    // its detected steps counted once the trend chunks say which the new series replace
+    next.cat.testcases = vec![build::headlines::testcase_info(tc, &next.cat.headlines, 0)];
     let own = pack::own_chunks(&next.cat, n);
     if own != pack::own_chunks(old, n) {
         return not("the metrics with a chunk of their own change");
     }
     job_files(tc, next, shards, known, &mut out);
-    let made = chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
+    let (made, removed_detected) = chunk_files(dir, tc, old, next, n, &own, known, &mut out)?;
     stages.mark(&format!("{tc}: delta: job files and trend chunks"));
+    let added_detected = next.changes.iter().filter(|c| c.source == ChangeSource::Detected).count();
+    let Some(detected) = (old.testcases[0].detected + added_detected).checked_sub(removed_detected) else {
+        return damaged(format!("{tc}: the catalog counts fewer detected steps than its trend chunks hold"));
+    };
+    next.cat.testcases[0].detected = detected;
     out.trend = trend_after(dir, &next.cat, &made)?;
     stages.mark(&format!("{tc}: delta: the trend of its page"));
     keep_the_rest(dir, &next.cat, &mut out)?;
@@ -437,7 +439,7 @@ fn chunk_files(
     own: &BTreeMap<String, u32>,
     known: &Known,
     out: &mut Packed,
-) -> Result<BTreeMap<String, TrendChunk>, Skip> {
+) -> Result<(BTreeMap<String, TrendChunk>, usize), Skip> {
     use rayon::prelude::*;
     let key = |m: &str| own.get(m).copied().unwrap_or_else(|| paths::chunk_of(m, n));
     let mut path_of: BTreeMap<u32, String> =
@@ -452,7 +454,7 @@ fn chunk_files(
     for c in next.changes.iter().filter(|c| c.source == ChangeSource::Detected) {
         by_key.get_mut(&key(&c.metric)).expect("a new series' chunk").1.push(c.clone());
     }
-    let made: Vec<Result<(u32, TrendChunk), Skip>> = by_key
+    let made: Vec<Result<(u32, TrendChunk, usize), Skip>> = by_key
         .into_par_iter()
         .map(|(k, (series, detected))| {
             let mut chunk = match path_of.get(&k) {
@@ -471,14 +473,17 @@ fn chunk_files(
             chunk.series.retain(|s| !touched.contains(&(s.job, s.metric.as_str())));
             chunk.series.extend(series);
             chunk.series.sort_by(|a, b| (a.job, &a.metric).cmp(&(b.job, &b.metric)));
+            let before = chunk.detected.len();
             chunk.detected.retain(|c| !touched.contains(&(c.job, c.metric.as_str())));
+            let removed = before - chunk.detected.len();
             chunk.detected.extend(detected);
             chunk.detected.sort_by(|a, b| (a.job, &a.metric).cmp(&(b.job, &b.metric)));
-            Ok((k, chunk))
+            Ok((k, chunk, removed))
         })
         .collect();
-    let (keys, chunks): (Vec<u32>, Vec<TrendChunk>) =
-        made.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+    let made = made.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let removed = made.iter().map(|m| m.2).sum();
+    let (keys, chunks): (Vec<u32>, Vec<TrendChunk>) = made.into_iter().map(|(k, c, _)| (k, c)).unzip();
     let named = pack::named(&chunks, known, &|h| paths::trend_chunk(tc, h), out);
     path_of.extend(keys.into_iter().zip(named.iter().cloned()));
     let pos: BTreeMap<u32, u32> = path_of.keys().enumerate().map(|(i, k)| (*k, i as u32)).collect();
@@ -487,7 +492,7 @@ fn chunk_files(
     for m in &mut next.cat.metrics {
         m.chunk = pos[&key(&m.name)];
     }
-    Ok(named.into_iter().zip(chunks).collect())
+    Ok((named.into_iter().zip(chunks).collect(), removed))
 }
 
 /// The old files the new catalog still names, kept as they are.
@@ -508,12 +513,10 @@ fn keep_the_rest(dir: &Path, cat: &Index, out: &mut Packed) -> Result<(), Skip> 
 }
 
 /// Where a change record was, for ties of the listing order within one series (old records are
-/// in build order within the first page, then within their bucket's pages; a series is all old or
-/// all new).
+/// in build order within the first page; a series is all old or all new).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Src {
     First(u32),
-    Bucket(u32),
     New(u32),
 }
 
@@ -522,171 +525,78 @@ struct Ranked {
     from: Src,
 }
 
-/// The order of `pack::changes_pages`: the listing order, ties in build order (series order,
-/// then the series' own).
+/// The order of `pack::first_page`: the listing order, ties in build order (series order, then
+/// the series' own).
 fn rank(a: &Ranked, b: &Ranked) -> Ordering {
     ChangeRecord::listing_order(&a.c, &b.c)
         .then_with(|| (a.c.job, a.c.metric.as_str()).cmp(&(b.c.job, b.c.metric.as_str())))
         .then(a.from.cmp(&b.from))
 }
 
-/// The changes pages after the new series' changes replace their old ones: the first page and
-/// the pages of the buckets the new series' jobs are in (and of the buckets the first page's
-/// records leave for) read and written again, the other pages kept. Returns how many detected
-/// steps were removed.
-fn changes_files(
+/// The first changes page after the new series' changes replace their old ones: the old page
+/// read, its records of those series taken out and the new series' changes put in, then its top
+/// kept (`first_page_of`). The Changes view makes the others from the trend chunks.
+fn changes_file(
     dir: &Path,
     tc: &str,
     old: &Index,
     next: &mut Next,
     known: &Known,
     out: &mut Packed,
-) -> Result<usize, Skip> {
-    let first_max = model::CHANGES_FIRST;
-    let buckets = model::changes_buckets(old.change_count - old.change_count.min(first_max));
-    let jobs = &next.cat.jobs;
-    let bucket = |job: u32| model::changes_bucket(&jobs[job as usize].id, buckets);
-    let mut pages_of: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for (b, p) in old.change_buckets.iter().zip(old.changes.iter().skip(1)) {
-        pages_of.entry(*b).or_default().push(p.clone());
-    }
+) -> Result<(), Skip> {
     let touched: HashSet<(u32, &str)> = next.series.iter().map(|((j, m), _)| (*j, m.as_str())).collect();
-    let tb: BTreeSet<u32> = next.series.iter().map(|((j, _), _)| bucket(*j)).collect();
-    let all_loaded = pages_of.keys().all(|b| tb.contains(b));
-    let read_page = |rel: &str| -> Result<Vec<ChangeRecord>, Skip> {
-        let page: ChangesShard = read_old(dir, rel)?;
-        if page.changes.iter().any(|c| c.job as usize >= next.old_jobs) {
-            return damaged(format!("{rel}: a change of a job the catalog does not have"));
-        }
-        Ok(page.changes)
-    };
-    let read_bucket = |b: u32| -> Result<Vec<ChangeRecord>, Skip> {
-        let mut v = Vec::new();
-        for p in pages_of.get(&b).into_iter().flatten() {
-            v.extend(read_page(p)?);
-        }
-        Ok(v)
-    };
-    let first: Vec<ChangeRecord> = match old.changes.first() {
-        Some(p) => read_page(p)?,
-        None => vec![],
-    };
-    let cutoff = first.last().cloned();
-    let (mut removed, mut removed_detected) = (0, 0);
-    let mut pool: Vec<Ranked> = Vec::new();
-    let mut take = |c: ChangeRecord, from: Src, pool: &mut Vec<Ranked>| {
-        if touched.contains(&(c.job, c.metric.as_str())) {
-            removed += 1;
-            removed_detected += usize::from(c.source == ChangeSource::Detected);
-        } else {
-            pool.push(Ranked { c, from });
-        }
-    };
-    for (i, c) in first.into_iter().enumerate() {
-        take(c, Src::First(i as u32), &mut pool);
-    }
-    for &b in &tb {
-        for (i, c) in read_bucket(b)?.into_iter().enumerate() {
-            take(c, Src::Bucket(i as u32), &mut pool);
-        }
-    }
-    pool.extend(next.changes.iter().cloned().enumerate().map(|(i, c)| Ranked { c, from: Src::New(i as u32) }));
-    let Some(total) = (old.change_count + next.changes.len()).checked_sub(removed) else {
-        return damaged(format!("{tc}: the catalog counts fewer changes than its pages hold"));
-    };
-    let pages = if all_loaded {
-        // every record is here: the pages as a full build makes them
-        pool.sort_by(|a, b| (a.c.job, a.c.metric.as_str(), a.from).cmp(&(b.c.job, b.c.metric.as_str(), b.from)));
-        let (pages, page_buckets) = pack::changes_pages(tc, pool.into_iter().map(|r| r.c).collect(), jobs);
-        let buckets = std::iter::once(None).chain(page_buckets.into_iter().map(Some));
-        pages.into_iter().zip(buckets).map(|(p, b)| Page::New(p, b)).collect()
-    } else {
-        if model::changes_buckets(total - total.min(first_max)) != buckets {
-            return not("the changes' bucket count changes");
-        }
-        let Some(cutoff) = cutoff else { return not("no first changes page") };
-        let rest = first_page_and_rest(&mut pool, &cutoff)?;
-        let mut by_bucket: BTreeMap<u32, Vec<Ranked>> = tb.iter().map(|b| (*b, Vec::new())).collect();
-        for r in rest {
-            by_bucket.entry(bucket(r.c.job)).or_default().push(r);
-        }
-        // the buckets the first page's records left for, read
-        for (b, v) in by_bucket.iter_mut().filter(|(b, _)| !tb.contains(b)) {
-            v.extend(read_bucket(*b)?.into_iter().enumerate().map(|(i, c)| Ranked { c, from: Src::Bucket(i as u32) }));
-        }
-        bucket_pages(tc, pool, by_bucket, &pages_of)
-    };
-    // the pages made, named together; each page of the list: a kept page's path, or none (the
-    // next name), and its bucket
-    let mut made: Vec<ChangesShard> = Vec::new();
-    let mut list: Vec<(Option<String>, Option<u32>)> = Vec::new();
-    for p in pages {
-        match p {
-            Page::New(s, b) => {
-                made.push(s);
-                list.push((None, b));
+    let first: Vec<ChangeRecord> = match old.changes.as_slice() {
+        [] => vec![],
+        [p] => {
+            let page: ChangesShard = read_old(dir, p)?;
+            if page.changes.iter().any(|c| c.job as usize >= next.old_jobs) {
+                return damaged(format!("{p}: a change of a job the catalog does not have"));
             }
-            Page::Old(path, b) => list.push((Some(path), Some(b))),
+            page.changes
         }
-    }
-    let mut named = pack::named(&made, known, &|h| paths::changes(tc, h), out).into_iter();
-    next.cat.changes.clear();
-    next.cat.change_buckets.clear();
-    for (path, b) in list {
-        next.cat.changes.push(path.unwrap_or_else(|| named.next().expect("a name per page made")));
-        next.cat.change_buckets.extend(b);
-    }
-    next.cat.change_count = total;
-    Ok(removed_detected)
+        _ => return damaged(format!("{tc}: the catalog names {} changes pages, not one", old.changes.len())),
+    };
+    // a first page that is not full held every change: the pool is then all of them
+    let whole = first.len() < model::CHANGES_FIRST;
+    let cutoff = first.last().cloned();
+    let mut pool: Vec<Ranked> = first
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| !touched.contains(&(c.job, c.metric.as_str())))
+        .map(|(i, c)| Ranked { c, from: Src::First(i as u32) })
+        .collect();
+    pool.extend(next.changes.iter().cloned().enumerate().map(|(i, c)| Ranked { c, from: Src::New(i as u32) }));
+    let top = first_page_of(pool, cutoff.as_ref().filter(|_| !whole))?;
+    next.cat.changes = match top.is_empty() {
+        true => Vec::new(),
+        false => {
+            let page = ChangesShard {
+                schema: model::SCHEMA_VERSION,
+                testcase: tc.to_string(),
+                changes: top.into_iter().map(|r| r.c).collect(),
+            };
+            pack::named(&[page], known, &|h| paths::changes(tc, h), out)
+        }
+    };
+    Ok(())
 }
 
-/// A changes page of the new catalog: made (with its bucket, none for the first), or kept.
-enum Page {
-    New(ChangesShard, Option<u32>),
-    Old(String, u32),
-}
-
-/// Sort the pool of candidates and keep its first `CHANGES_FIRST` there; returns the others.
-/// Every record not in the pool (in a bucket not read) sorted after the old first page's last
-/// (`cutoff`), so the pool's top is the whole top when its last is an old first-page record or
-/// sorts strictly before `cutoff`.
-fn first_page_and_rest(pool: &mut Vec<Ranked>, cutoff: &ChangeRecord) -> Result<Vec<Ranked>, Skip> {
+/// The pool of candidates sorted, its first `CHANGES_FIRST` kept. `cutoff`: the old first page's
+/// last, when that page did not hold every change: every record not in the pool sorts after it,
+/// so the pool's top is the whole top when its last is an old first-page record or sorts
+/// strictly before `cutoff`.
+fn first_page_of(mut pool: Vec<Ranked>, cutoff: Option<&ChangeRecord>) -> Result<Vec<Ranked>, Skip> {
     use rayon::prelude::*;
     let first_max = model::CHANGES_FIRST;
     pool.par_sort_by(rank);
-    let Some(x) = pool.get(first_max - 1) else { return not("the first changes page would take records not read") };
-    if !matches!(x.from, Src::First(_)) && ChangeRecord::listing_order(&x.c, cutoff) != Ordering::Less {
-        return not("the first changes page would take records not read");
-    }
-    Ok(pool.split_off(first_max))
-}
-
-/// The first page, then every bucket's pages in bucket order: those of `by_bucket` made from its
-/// records (none when it has none), the others kept.
-fn bucket_pages(
-    tc: &str,
-    first: Vec<Ranked>,
-    mut by_bucket: BTreeMap<u32, Vec<Ranked>>,
-    pages_of: &BTreeMap<u32, Vec<String>>,
-) -> Vec<Page> {
-    let shard =
-        |v: Vec<ChangeRecord>| ChangesShard { schema: model::SCHEMA_VERSION, testcase: tc.to_string(), changes: v };
-    let mut out = vec![Page::New(shard(first.into_iter().map(|r| r.c).collect()), None)];
-    let all: BTreeSet<u32> = pages_of.keys().chain(by_bucket.keys()).copied().collect();
-    for b in all {
-        match by_bucket.remove(&b) {
-            Some(mut v) => {
-                v.sort_by(rank);
-                let mut it = v.into_iter().map(|r| r.c).peekable();
-                while it.peek().is_some() {
-                    let page: Vec<ChangeRecord> = it.by_ref().take(model::CHANGES_PAGE_MAX).collect();
-                    out.push(Page::New(shard(page), Some(b)));
-                }
-            }
-            None => out.extend(pages_of[&b].iter().map(|p| Page::Old(p.clone(), b))),
+    if let Some(cutoff) = cutoff {
+        let Some(x) = pool.get(first_max - 1) else { return not("the first changes page would take records not read") };
+        if !matches!(x.from, Src::First(_)) && ChangeRecord::listing_order(&x.c, cutoff) != Ordering::Less {
+            return not("the first changes page would take records not read");
         }
     }
-    out
+    pool.truncate(first_max);
+    Ok(pool)
 }
 
 #[cfg(test)]
@@ -727,27 +637,26 @@ mod tests {
         out
     }
 
-    /// The old pages written under `dir`, and the old catalog naming them.
-    fn published(dir: &Path, records: Vec<ChangeRecord>) -> Index {
-        let jobs = jobs();
-        let count = records.len();
-        let (pages, buckets) = pack::changes_pages(TC, records, &jobs);
-        std::fs::create_dir_all(dir.join("c")).unwrap();
-        let mut changes = Vec::new();
-        for (k, p) in pages.iter().enumerate() {
-            let rel = paths::changes(TC, &format!("old{k}"));
-            std::fs::write(dir.join(&rel), pack::stored(p)).unwrap();
-            changes.push(rel);
-        }
-        Index { jobs, changes, change_count: count, change_buckets: buckets, ..Default::default() }
+    /// The first page of `records` (in build order) as a full build makes it.
+    fn first_page(records: Vec<ChangeRecord>) -> ChangesShard {
+        let mut changes = records;
+        // a stable sort: ties keep the build order
+        changes.sort_by(ChangeRecord::listing_order);
+        changes.truncate(model::CHANGES_FIRST);
+        ChangesShard { schema: model::SCHEMA_VERSION, testcase: TC.into(), changes }
     }
 
-    /// Each page's bytes, the buckets of the pages after the first, how many pages were made.
-    type Pages = (Vec<Vec<u8>>, Vec<u32>, usize);
+    /// The old first page written under `dir`, and the old catalog naming it.
+    fn published(dir: &Path, records: Vec<ChangeRecord>) -> Index {
+        std::fs::create_dir_all(dir.join("c")).unwrap();
+        let rel = paths::changes(TC, "old");
+        std::fs::write(dir.join(&rel), pack::stored(&first_page(records))).unwrap();
+        Index { jobs: jobs(), changes: vec![rel], ..Default::default() }
+    }
 
-    /// The pages after replacing the series of `new` (keys and their records in build order): the
-    /// bytes of each page the catalog names, its buckets, the files made, or why not.
-    fn add(dir: &Path, old: &Index, new: &[((u32, u32), Vec<ChangeRecord>)]) -> Result<Pages, String> {
+    /// The first page's bytes after replacing the series of `new` (keys and their records in
+    /// build order), or why not.
+    fn add(dir: &Path, old: &Index, new: &[((u32, u32), Vec<ChangeRecord>)]) -> Result<Vec<u8>, String> {
         let mut next = Next {
             cat: Index { jobs: old.jobs.clone(), ..Default::default() },
             series: new.iter().map(|((j, m), _)| ((*j, format!("m{m}")), Box::default())).collect(),
@@ -755,24 +664,15 @@ mod tests {
             old_jobs: old.jobs.len(),
         };
         let mut out = Packed { entry: Default::default(), stored: Default::default(), trend: None };
-        match changes_files(dir, TC, old, &mut next, &Known::none(), &mut out) {
+        match changes_file(dir, TC, old, &mut next, &Known::none(), &mut out) {
             Ok(_) => {}
             Err(Skip::Not(why) | Skip::Merge(why) | Skip::Damaged(why)) => return Err(why),
             Err(Skip::Error(e)) => panic!("{e}"),
         }
-        let made: BTreeMap<&String, &Vec<u8>> = out.stored.files.iter().map(|(p, b)| (p, b)).collect();
-        let bytes = next
-            .cat
-            .changes
-            .iter()
-            .map(|p| made.get(p).map(|b| b.to_vec()).unwrap_or_else(|| std::fs::read(dir.join(p)).unwrap()))
-            .collect();
-        Ok((bytes, next.cat.change_buckets, out.stored.files.len()))
-    }
-
-    fn expected(records: Vec<ChangeRecord>) -> (Vec<Vec<u8>>, Vec<u32>) {
-        let (pages, buckets) = pack::changes_pages(TC, records, &jobs());
-        (pages.iter().map(pack::stored).collect(), buckets)
+        assert_eq!(next.cat.changes.len(), 1, "one page");
+        assert_eq!(out.stored.files.len(), 1, "the page made");
+        assert_eq!(out.stored.files[0].0, next.cat.changes[0]);
+        Ok(out.stored.files[0].1.clone())
     }
 
     fn tmp(name: &str) -> std::path::PathBuf {
@@ -781,35 +681,26 @@ mod tests {
         d
     }
 
-    /// New records that enter the first page push others out to their buckets, read and written
-    /// again though no new series is in them; the other buckets' pages are kept; the result is
-    /// the pages of all records.
+    /// New records that enter the first page push others out; a replaced series' old records
+    /// leave it: the page is the first page of all records, as a full build makes it.
     #[test]
-    fn changes_entering_the_first_page_move_others_to_their_buckets() {
+    fn changes_entering_the_first_page_make_it_as_a_full_build_does() {
         let dir = tmp("enter");
         let old = published(&dir, all(&|_, _| None));
-        assert!(old.change_buckets.iter().collect::<BTreeSet<_>>().len() >= 6, "{:?}", old.change_buckets);
         let big = series(5, 3, 3, &|i| 5_000.0 + i as f64);
         let small = series(17, 0, 12, &|i| 0.5 + i as f64 / 100.0);
         let new = vec![((5, 3), big.clone()), ((17, 0), small.clone())];
-        let (got, buckets, made) = add(&dir, &old, &new).unwrap();
-        let want = expected(all(&|j, m| match (j, m) {
+        let got = add(&dir, &old, &new).unwrap();
+        let want = first_page(all(&|j, m| match (j, m) {
             (5, 3) => Some(big.clone()),
             (17, 0) => Some(small.clone()),
             _ => None,
         }));
-        assert_eq!(buckets, want.1);
-        assert!(got == want.0, "the pages of all records");
-        assert!(made < got.len(), "{made} of {} pages made again: the others kept", got.len());
-        // the first page, the two new series' buckets, and a bucket only the first page's
-        // records moved to
-        let n = model::changes_buckets(old.change_count - model::CHANGES_FIRST);
-        let touched: BTreeSet<u32> = [5, 17].iter().map(|&j| model::changes_bucket(&old.jobs[j].id, n)).collect();
-        assert!(made > 1 + touched.len(), "{made} pages made, {} buckets of new series", touched.len());
+        assert!(got == pack::stored(&want), "the first page of all records");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// When the first page would need records of buckets not read (old top changes replaced by
+    /// When the first page would need records it does not hold (old top changes replaced by
     /// small ones), the fast path says so instead of guessing.
     #[test]
     fn a_first_page_that_needs_unread_records_is_not_made_from_the_published_state() {
@@ -819,6 +710,22 @@ mod tests {
         let small = series(5, 3, 40, &|i| 0.1 + i as f64 / 1000.0);
         let why = add(&dir, &old, &[((5, 3), small)]).unwrap_err();
         assert!(why.contains("first changes page"), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A first page that is not full held every change: its top is made again whatever leaves it.
+    #[test]
+    fn a_first_page_of_every_change_is_made_again_whole() {
+        let dir = tmp("whole");
+        let few =
+            |j: u32, m: u32| (j < 10 && m < 3).then(|| series(j, m, 20, &|i| (j * 100 + m * 10) as f64 + i as f64));
+        let only = |j, m| few(j, m).or(Some(vec![]));
+        let old = published(&dir, all(&only));
+        let small = series(9, 2, 20, &|i| 0.1 + i as f64 / 1000.0);
+        let got = add(&dir, &old, &[((9, 2), small.clone())]).unwrap();
+        let want = first_page(all(&|j, m| if (j, m) == (9, 2) { Some(small.clone()) } else { only(j, m) }));
+        assert!(want.changes.len() < model::CHANGES_FIRST);
+        assert!(got == pack::stored(&want), "the first page of all records");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
