@@ -249,24 +249,3 @@ test('Changes of a big testcase: its page\'s rows at once, every change once its
   await page.unroute(`**/data/${last}`);
   assert.deepEqual(errors, []);
 });
-  await page.goto(`${site.srv.url}?view=changes&testcase=fio-basic`);
-  const loading = page.getByTestId('changes-loading');
-  await loading.waitFor();
-  assert.match(await loading.innerText(), /loading the changes: 1 of 2 files/);
-  // the first page is the top of the view's order: its first record is the first row
-  const rows = page.locator('[data-testid=change-row]');
-  assert.equal(await rows.count(), 200);
-  assert.equal(await rows.first().getAttribute('data-metric'), first[0].metric);
-  assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${first.length} changes in scope`));
-  assert.ok(await page.getByTestId('changes-csv').isDisabled(), 'no CSV of a part');
-  assert.match(await page.getByTestId('changes-partial').innerText(), /first 1 of 2 files/);
-  release();
-  await loading.waitFor({ state: 'detached' });
-  await page.getByTestId('changes-partial').waitFor({ state: 'detached' });
-  const all = first.length + second.length;
-  assert.match(await page.getByTestId('changes-summary').innerText(), new RegExp(`^${all} changes in scope`));
-  assert.ok(await page.getByTestId('changes-csv').isEnabled());
-  assert.equal(await rows.first().getAttribute('data-metric'), first[0].metric, 'the top row stays');
-  await page.unroute(`**/data/${pages[1]}`);
-  assert.deepEqual(errors, []);
-});
