@@ -129,15 +129,27 @@ impl Columns {
     }
 
     fn read(&self, line: &str) -> Option<Line> {
-        let cs: Vec<char> = line.chars().collect();
-        let part = |a: usize, b: usize| cs.get(a..b).map(|p| p.iter().collect::<String>());
-        let gap = |a: usize| part(a, a + 2).filter(|g| g == "  ");
-        gap(self.base).and(gap(self.change)).and(gap(self.head))?;
+        // the byte offsets of the columns' character positions, found in one pass
+        let marks = [self.base, self.base + 2, self.change, self.change + 2, self.head, self.head + 2];
+        let mut at = [None; 6];
+        for (n, (b, _)) in line.char_indices().chain([(line.len(), ' ')]).enumerate() {
+            for (k, m) in marks.iter().enumerate() {
+                if *m == n {
+                    at[k] = Some(b);
+                }
+            }
+            if n >= self.head + 2 {
+                break;
+            }
+        }
+        let [b0, b1, c0, c1, h0, h1] = at.map(|a| a.unwrap_or(usize::MAX));
+        let part = |a: usize, b: usize| line.get(a..b);
+        [(b0, b1), (c0, c1), (h0, h1)].iter().all(|&(a, b)| part(a, b) == Some("  ")).then_some(())?;
         Some(Line {
-            metric: part(self.head + 2, cs.len())?,
-            base: cell(&part(0, self.base)?)?,
-            change: number(part(self.base + 2, self.change)?.trim().trim_end_matches('%'))?,
-            head: cell(&part(self.change + 2, self.head)?)?,
+            metric: part(h1, line.len())?.to_string(),
+            base: cell(part(0, b0)?)?,
+            change: number(part(b1, c0)?.trim().trim_end_matches('%'))?,
+            head: cell(part(c1, h0)?)?,
         })
     }
 }

@@ -524,21 +524,31 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
     }
     // positions unchanged; any file pointing outside the catalog is refused
     let part = model::assemble::Part::identity(&t.catalog, &cat);
-    let mut top = TopChanges::of(&cat);
-    for rel in &cat.chunks {
-        checked += 1;
-        match read_printed::<TrendChunk>(dir, rel) {
-            Ok(c) => {
-                if let Some(e) = c
-                    .series
-                    .iter()
-                    .find_map(|s| part.series(s).err())
-                    .or_else(|| c.detected.iter().find_map(|d| part.change(d).err()))
-                    .or_else(|| top.add(&part, &c).err())
-                {
-                    problems.push(format!("{rel}: {e}"));
-                }
+    let top = TopChanges::of(&cat);
+    // each chunk read, checked and its top changes made on all cores; the tops merged
+    use rayon::prelude::*;
+    let chunks: Vec<Result<Vec<Ranked>, String>> = cat
+        .chunks
+        .par_iter()
+        .map(|rel| {
+            let c = read_printed::<TrendChunk>(dir, rel)?;
+            let bad = c
+                .series
+                .iter()
+                .find_map(|s| part.series(s).err())
+                .or_else(|| c.detected.iter().find_map(|d| part.change(d).err()));
+            match bad {
+                Some(e) => Err(e),
+                None => top.of_chunk(&part, &c),
             }
+            .map_err(|e| format!("{rel}: {e}"))
+        })
+        .collect();
+    checked += chunks.len();
+    let mut tops = Vec::new();
+    for c in chunks {
+        match c {
+            Ok(t) => tops.extend(t),
             Err(e) => problems.push(e),
         }
     }
@@ -559,7 +569,7 @@ fn check_testcase(dir: &Path, t: &model::TestcaseEntry, problems: &mut Vec<Strin
         }
         seen.scripts.extend(j.script.iter().map(|h| paths::script(h)));
     }
-    checked += check_changes(dir, &cat, &part, top.top(), problems);
+    checked += check_changes(dir, &cat, &part, TopChanges::top(tops), problems);
     for r in &cat.reports {
         seen.docs.insert(r.page());
         seen.scripts.extend(r.script.iter().map(|h| paths::script(h)));
@@ -625,43 +635,48 @@ fn check_changes(
     1
 }
 
+/// A change with its place in build order (series: job and metric, then its place among the
+/// series' changes).
+type Ranked = ((u32, String, u32), model::ChangeRecord);
+
 /// The top `CHANGES_FIRST` changes of a testcase's trend chunks in the listing order, ties in
-/// build order (series, then the series' own): what its changes page must hold.
+/// build order (series, then the series' own): what its changes page must hold. Every series is
+/// in one chunk: the top of each chunk's changes holds the whole top.
 struct TopChanges<'a> {
     cat: &'a Index,
     headlines: HashSet<(u32, u32, &'a str)>,
-    top: Vec<((u32, String, u32), model::ChangeRecord)>,
 }
 
 impl<'a> TopChanges<'a> {
     fn of(cat: &'a Index) -> TopChanges<'a> {
         let headlines = cat.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-        TopChanges { cat, headlines, top: Vec::new() }
+        TopChanges { cat, headlines }
     }
 
-    /// The changes of `chunk` added (every series is in one chunk: the top of each chunk's holds
-    /// the whole top).
-    fn add(&mut self, part: &model::assemble::Part, chunk: &TrendChunk) -> Result<(), String> {
+    /// The top of `chunk`'s changes.
+    fn of_chunk(&self, part: &model::assemble::Part, chunk: &TrendChunk) -> Result<Vec<Ranked>, String> {
         let metrics = &self.cat.metrics;
         let weight = |m: &str| metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
         let headline = |r: u32, j: u32, m: &str| self.headlines.contains(&(r, j, m));
         let made = part.chunk_changes(chunk, &weight, &headline)?.changes;
+        let mut top = Vec::with_capacity(made.len());
         let mut k = 0;
         for (i, c) in made.iter().enumerate() {
             k = if i > 0 && (made[i - 1].job, &made[i - 1].metric) == (c.job, &c.metric) { k + 1 } else { 0 };
-            self.top.push(((c.job, c.metric.clone(), k), c.clone()));
+            top.push(((c.job, c.metric.clone(), k), c.clone()));
         }
-        self.keep();
-        Ok(())
+        Ok(Self::keep(top))
     }
 
-    fn keep(&mut self) {
-        self.top.sort_by(|a, b| model::ChangeRecord::listing_order(&a.1, &b.1).then_with(|| a.0.cmp(&b.0)));
-        self.top.truncate(model::CHANGES_FIRST);
+    fn keep(mut top: Vec<Ranked>) -> Vec<Ranked> {
+        top.sort_by(|a, b| model::ChangeRecord::listing_order(&a.1, &b.1).then_with(|| a.0.cmp(&b.0)));
+        top.truncate(model::CHANGES_FIRST);
+        top
     }
 
-    fn top(self) -> Vec<model::ChangeRecord> {
-        self.top.into_iter().map(|t| t.1).collect()
+    /// The top of the chunks' tops.
+    fn top(tops: Vec<Ranked>) -> Vec<model::ChangeRecord> {
+        Self::keep(tops).into_iter().map(|t| t.1).collect()
     }
 }
 
