@@ -15,6 +15,84 @@ use model::{ReportDoc, ReportSummary};
 /// the page's first paint, changes nothing of it.
 const PAGE_CSS: &str = include_str!("../../style/page.css");
 
+/// The style a page inlines: `PAGE_CSS` (lines of `main.css`, kept readable there) without its
+/// comments and the whitespace CSS does not need (every page carries it); a report's page
+/// (`report`) without the rules of the lists alone (`LIST_ONLY`).
+fn page_css(report: bool) -> &'static str {
+    static ALL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    static REPORT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| minified(PAGE_CSS));
+    match report {
+        true => REPORT.get_or_init(|| without_lists(all)),
+        false => all,
+    }
+}
+
+/// The classes of the lists and the first screen (`list_page`, `first_page`, `trend::of_testcase`)
+/// that a report's page never shows.
+const LIST_ONLY: [&str; 8] = [
+    ".trend-svg",
+    ".reports-layout",
+    ".reports-list",
+    ".list-count",
+    "report-list",
+    ".report-item",
+    ".report-open",
+    ".pager",
+];
+
+/// Minified `css` without the rules (and `@media` blocks) whose every selector names a class of
+/// `LIST_ONLY`, in its order.
+fn without_lists(css: &str) -> String {
+    let listed = |selectors: &str| selectors.split(',').all(|s| LIST_ONLY.iter().any(|c| s.contains(c)));
+    let mut out = String::with_capacity(css.len());
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in css.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 1 => {
+                depth = 0;
+                let rule = &css[start..=i];
+                let head = &rule[..rule.find('{').unwrap_or(0)];
+                let inner = || rule[head.len() + 1..rule.len() - 1].split('}').filter_map(|r| r.split_once('{'));
+                let drop = match head.starts_with('@') {
+                    true => inner().all(|(sel, _)| listed(sel)),
+                    false => listed(head),
+                };
+                if !drop {
+                    out.push_str(rule);
+                }
+                start = i + 1;
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `css` without comments, line breaks and the spaces around `{ } ; , :` (its quoted strings hold
+/// none of these followed by a space: the fonts' names).
+fn minified(css: &str) -> String {
+    let mut text = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(at) = rest.find("/*") {
+        text.push_str(&rest[..at]);
+        rest = rest[at..].find("*/").map_or("", |e| &rest[at + e + 2..]);
+    }
+    text.push_str(rest);
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !(out.is_empty() || out.ends_with(['{', '}', ';', ',']) || line.starts_with('}')) {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    [(" {", "{"), ("{ ", "{"), ("; ", ";"), (" }", "}"), (";}", "}"), (": ", ":"), (", ", ",")]
+        .iter()
+        .fold(out, |s, (a, b)| s.replace(a, b))
+}
+
 /// Reports per page of a static list.
 pub const LIST_PAGE: usize = 100;
 
@@ -36,7 +114,14 @@ const START_APP: &str = "function b(){if(b.s)return;b.s=1;var s=document.createE
     o.disconnect();b()}}).observe({type:'paint',buffered:true})}catch(e){b()}}";
 
 /// A page's `<head>` and the start of its body: `depth` folders below the site's root.
-fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) {
+/// Which rules of the site's style a page inlines: a report's page those it can show, any other all.
+#[derive(PartialEq, Eq)]
+enum Style {
+    Report,
+    All,
+}
+
+fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App, style: Style) {
     out.lit(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
@@ -57,7 +142,7 @@ fn open(out: &mut Html, depth: usize, title: &str, description: &str, app: App) 
     if !description.is_empty() {
         put!(out, "<meta name=\"description\" content=\"{}\">", description);
     }
-    out.lit("<link rel=\"icon\" href=\"data:,\"><style>").lit(PAGE_CSS).lit("</style>");
+    out.lit("<link rel=\"icon\" href=\"data:,\"><style>").lit(page_css(style == Style::Report)).lit("</style>");
     out.lit(
         "</head>\n<body><div id=\"static\">\
         <header class=\"top\" role=\"banner\"><h1><a href=\"./\">LKP Explorer</a></h1>\
@@ -200,7 +285,7 @@ pub fn report_page(d: &ReportDoc, around: &Around, stored: &str) -> Html {
     let me = ReportSummary::listed(d);
     let mut out = Html::with_capacity(4096);
     let title = d.subject.clone().unwrap_or_else(|| d.source.clone());
-    open(&mut out, 2, &title, &report::headline_text(&me), App::OnTop);
+    open(&mut out, 2, &title, &report::headline_text(&me), App::OnTop, Style::Report);
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &me.testcases, None);
     out.html(&report_article(d, around));
@@ -219,6 +304,7 @@ pub fn first_page(newest: &[ReportSummary], open_doc: Option<(&ReportDoc, &Aroun
         "LKP Explorer",
         "Linux kernel test robot (LKP) performance reports per commit, with stddev bands, commit links and reproduce scripts.",
         App::OnTop,
+        Style::All,
     );
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], Some(counts));
@@ -257,7 +343,7 @@ pub fn list_page(
         Some(k) => format!("{title}, page {} of the oldest", k + 1),
         None => format!("{title}, the newest"),
     };
-    open(&mut out, depth, &full, "", App::None);
+    open(&mut out, depth, &full, "", App::None, Style::All);
     out.lit("<main class=\"static-page\">");
     nav_html(&mut out, &[], None);
     put!(out, "<h2>{}</h2>", full);
@@ -307,6 +393,49 @@ mod tests {
             at += found.unwrap_or(0) + 1;
         }
         assert!(PAGE_CSS.len() < 6 * 1024, "the inlined style stays small: {} bytes", PAGE_CSS.len());
+    }
+
+    /// The inlined style is `PAGE_CSS` but for comments and spaces CSS does not need: the same
+    /// characters once every space is gone, on one line, and about a seventh smaller.
+    #[test]
+    fn the_inlined_style_is_the_pages_style_made_small() {
+        let squeezed = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>().replace(";}", "}");
+        let no_comment = PAGE_CSS.lines().filter(|l| !l.trim_start().starts_with("/*")).collect::<Vec<_>>().join("\n");
+        let css = page_css(false);
+        assert_eq!(squeezed(css), squeezed(&no_comment));
+        assert!(!css.contains('\n') && !css.contains("/*"), "{css}");
+        assert!(css.contains("\"Segoe UI\"") && css.contains(".static-page .crumbs{"), "{css}");
+        assert!(css.len() * 8 < PAGE_CSS.len() * 7, "{} of {} bytes", css.len(), PAGE_CSS.len());
+        assert!(minified("a { b: c; }\n/* x */\nd,\ne { f: g h; }") == "a{b:c}d,e{f:g h}");
+    }
+
+    /// A report's page inlines the site's style but the rules of the lists, which it never shows
+    /// (`LIST_ONLY`): the others in their order.
+    #[test]
+    fn a_report_page_inlines_the_rules_it_can_show() {
+        let (all, report) = (page_css(false), page_css(true));
+        assert!(report.len() + 1200 < all.len(), "{} of {} bytes", report.len(), all.len());
+        let html = report_page(&doc("x"), &Around::default(), "").into_string();
+        let markup = html.replace(report, "");
+        for class in LIST_ONLY {
+            let name = class.trim_start_matches('.');
+            assert!(!report.contains(class), "{class} in {report}");
+            assert!(!markup.contains(&format!("class=\"{name}")), "{name} on a report's page");
+        }
+        for kept in
+            ["pre.rows{", ".report-table{", ".headline{", ".record-list,", "@media (max-width:600px)", ".q #static"]
+        {
+            assert!(report.contains(kept), "{kept} dropped");
+        }
+        // the rules it keeps, in the order of them all
+        let mut at = 0;
+        for rule in report.split_inclusive('}').filter(|r| !r.starts_with('}')) {
+            let found = all[at..].find(rule);
+            assert!(found.is_some(), "{rule} out of order");
+            at += found.unwrap_or(0) + rule.len();
+        }
+        let list = list_page("All reports", "all", None, 0, &[], None).into_string();
+        assert!(list.contains(all), "a list inlines every rule");
     }
     use model::{DocCommit, DocHeadline, DocJob, DocRow, DocSection};
 
@@ -387,7 +516,7 @@ mod tests {
             html.contains(START_APP) && !html.contains("<script type=\"module\""),
             "the app starts on top, once painted"
         );
-        assert!(html.contains("<style>:root {") && !html.contains("main.css"), "{html}");
+        assert!(html.contains("<style>:root{") && !html.contains("main.css"), "{html}");
         assert!(
             html.ends_with(&format!(
                 "</div>{}H4sIAAAA+/={}</body></html>\n",
