@@ -440,6 +440,7 @@ pub async fn load_changes(
     let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
     let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
     let mut made = Vec::with_capacity(chunks.len());
+    let mut reported = js_sys::Date::now();
     for (k, &(part, path)) in chunks.iter().enumerate() {
         while ahead.len() <= CHANGES_AHEAD && k + ahead.len() < chunks.len() {
             let next = chunks[k + ahead.len()].1;
@@ -458,8 +459,13 @@ pub async fn load_changes(
                 return;
             }
         }
-        if k + 1 < chunks.len() && !progress(Ok(Progress::Files(parts.len() + k + 1, of))) {
-            return;
+        // the live count at most four times a second: each report lays the view out again
+        let now = js_sys::Date::now();
+        if k + 1 < chunks.len() && now - reported >= 250.0 {
+            reported = now;
+            if !progress(Ok(Progress::Files(parts.len() + k + 1, of))) {
+                return;
+            }
         }
     }
     progress(Ok(Progress::Loaded(Loaded { files: of, shards: Arc::new(made), of })));

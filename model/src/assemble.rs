@@ -95,15 +95,20 @@ impl Part {
 
     /// A change in merged positions.
     pub fn change(&self, c: &ChangeRecord) -> Result<ChangeRecord, String> {
-        let ctx = |e: String| format!("change of {}: {e}", c.metric);
         let mut out = c.clone();
-        out.job = at(&self.jobs, c.job, "job").map_err(ctx)?;
-        out.base = at(&self.commits, c.base, "commit").map_err(ctx)?;
-        out.head = at(&self.commits, c.head, "commit").map_err(ctx)?;
-        if let Some(r) = c.report {
-            out.report = Some(at(&self.reports, r, "report").map_err(ctx)?);
-        }
+        self.to_view(&mut out)?;
         Ok(out)
+    }
+
+    /// Change `c` (the catalog's positions) moved to the view's.
+    fn to_view(&self, c: &mut ChangeRecord) -> Result<(), String> {
+        let ctx = |e: String| format!("change of {}: {e}", c.metric);
+        let job = at(&self.jobs, c.job, "job").map_err(ctx)?;
+        let base = at(&self.commits, c.base, "commit").map_err(ctx)?;
+        let head = at(&self.commits, c.head, "commit").map_err(ctx)?;
+        let report = c.report.map(|r| at(&self.reports, r, "report")).transpose().map_err(ctx)?;
+        (c.job, c.base, c.head, c.report) = (job, base, head, report);
+        Ok(())
     }
 
     /// The series of `metric` in a chunk, as the trend draws them.
@@ -163,16 +168,25 @@ impl Part {
         for c in &chunk.detected {
             steps.entry((c.job, c.metric.as_str())).or_default().push(c);
         }
+        // made in the catalog's positions (no copy of the series), then moved to the view's
+        let in_view = |r: u32, j: u32| Some((*self.reports.get(r as usize)?, *self.jobs.get(j as usize)?));
+        let said = |r: u32, j: u32, m: &str| in_view(r, j).is_some_and(|(r, j)| headline(r, j, m));
         for s in &chunk.series {
-            let sd = self.series(s)?;
+            if s.points.is_ragged() {
+                return Err(format!("series {} has columns of different lengths", s.metric));
+            }
+            let from = changes.len();
             crate::changes::stated::<std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>>(
-                sd.job,
-                &sd.metric,
-                &sd.points,
-                weight(&sd.metric),
-                headline,
+                s.job,
+                &s.metric,
+                &s.points,
+                weight(&s.metric),
+                &said,
                 &mut changes,
             );
+            for c in &mut changes[from..] {
+                self.to_view(c)?;
+            }
             for c in steps.remove(&(s.job, s.metric.as_str())).unwrap_or_default() {
                 changes.push(self.change(c)?);
             }

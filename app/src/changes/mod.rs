@@ -15,7 +15,6 @@ use model::changes::Significance;
 use model::stats::{format_change, format_value};
 use model::{ChangeRecord, ChangeSource, ChangesShard, Direction, Index, Job};
 use render::chart::{css, legend, Rgb};
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -98,29 +97,43 @@ pub fn list(shards: &[Arc<ChangesShard>], in_scope: impl Fn(u32) -> bool, f: &Ch
 }
 
 /// Order rows: the sort key first (for `Change`: headline changes, then |change|), then |change|,
-/// metric, head commit and position, so the order is total and stable across reloads.
+/// metric, head commit and position, so the order is total and stable across reloads. Each row's
+/// key is made once, its metric as its name's rank among the rows' names: the sort compares
+/// numbers, not names (a big testcase's every change is hundreds of thousands of rows).
 pub fn sort(shards: &[Arc<ChangesShard>], rows: &mut [Pos], key: ChangesSort) {
-    let by_change = |a: &ChangeRecord, b: &ChangeRecord| b.magnitude().total_cmp(&a.magnitude());
-    model::order::sort_by(rows, |&pa, &pb| {
-        let (a, b) = (at(shards, pa), at(shards, pb));
-        let first = match key {
-            // the changes the reports are about lead; then the largest (the order of the pages)
-            ChangesSort::Change => ChangeRecord::listing_order(a, b),
-            ChangesSort::Noise => match (a.noise_ratio, b.noise_ratio) {
-                (Some(x), Some(y)) => y.total_cmp(&x),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            },
-            ChangesSort::Metric => a.metric.cmp(&b.metric),
-            ChangesSort::Commit => b.head.cmp(&a.head),
-        };
-        first
-            .then_with(|| by_change(a, b))
-            .then_with(|| a.metric.cmp(&b.metric))
-            .then_with(|| b.head.cmp(&a.head))
-            .then_with(|| pa.cmp(&pb))
-    });
+    let mut rank: HashMap<&str, u32> = rows.iter().map(|&p| (at(shards, p).metric.as_str(), 0)).collect();
+    let mut names: Vec<&str> = rank.keys().copied().collect();
+    model::order::sort(&mut names);
+    for (i, n) in names.into_iter().enumerate() {
+        rank.insert(n, i as u32);
+    }
+    // ascending order of a float (`total_cmp`) as bits; `!` of it descending
+    let up = |x: f64| {
+        let b = x.to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    };
+    let mut keyed: Vec<([u64; 7], Pos)> = rows
+        .iter()
+        .map(|&p| {
+            let r = at(shards, p);
+            let (m, by_change, head) = (u64::from(rank[r.metric.as_str()]), !up(r.magnitude()), !u64::from(r.head));
+            let first = match key {
+                ChangesSort::Change => [u64::from(!r.headline), by_change, m, head],
+                ChangesSort::Noise => [r.noise_ratio.map_or(u64::MAX, |x| !up(x) >> 1), 0, 0, 0],
+                ChangesSort::Metric => [m, 0, 0, 0],
+                ChangesSort::Commit => [head, 0, 0, 0],
+            };
+            ([first[0], first[1], first[2], first[3], by_change, m, head], p)
+        })
+        .collect();
+    model::order::sort_by(&mut keyed, |a, b| a.cmp(b));
+    for (slot, (_, p)) in rows.iter_mut().zip(keyed) {
+        *slot = p;
+    }
 }
 
 /// The change as the mails print it: `+5.2%`, `-7.3` (absolute), `+33%` (reproduction).
@@ -736,6 +749,62 @@ mod tests {
             metrics(&ChangesFilter { dir: Some(Direction::Regression), ..Default::default() }, &[0, 1]),
             ["blogbench.read_score"]
         );
+    }
+
+    /// The keyed sort orders as the comparator it replaces, on records with ties of every key,
+    /// NaN changes and missing noise ratios.
+    #[test]
+    fn the_keyed_sort_is_the_comparators_order() {
+        use std::cmp::Ordering;
+        let mut rng = model::rng::XorShift::new(11);
+        let mut n = |k: u64| rng.next_u64() % k;
+        let mut recs = Vec::new();
+        for _ in 0..3000 {
+            let change = match n(20) {
+                0 => f64::NAN,
+                c => (c as f64 - 10.0) * 1.5,
+            };
+            recs.push(ChangeRecord {
+                metric: format!("m{}.x", n(40)),
+                head: n(9) as u32,
+                change,
+                headline: n(10) == 0,
+                noise_ratio: (n(3) > 0).then(|| n(5) as f64 / 2.0),
+                ..Default::default()
+            });
+        }
+        let shards = vec![
+            Arc::new(ChangesShard { changes: recs[..1700].to_vec(), ..Default::default() }),
+            Arc::new(ChangesShard { changes: recs[1700..].to_vec(), ..Default::default() }),
+        ];
+        let all: Vec<Pos> = (0..1700).map(|b| (0, b)).chain((0..1300).map(|b| (1, b))).collect();
+        for key in [ChangesSort::Change, ChangesSort::Noise, ChangesSort::Metric, ChangesSort::Commit] {
+            let by_change = |a: &ChangeRecord, b: &ChangeRecord| b.magnitude().total_cmp(&a.magnitude());
+            let mut want = all.clone();
+            want.sort_by(|&pa, &pb| {
+                let (a, b) = (at(&shards, pa), at(&shards, pb));
+                let first = match key {
+                    ChangesSort::Change => ChangeRecord::listing_order(a, b),
+                    ChangesSort::Noise => match (a.noise_ratio, b.noise_ratio) {
+                        (Some(x), Some(y)) => y.total_cmp(&x),
+                        (Some(_), None) => Ordering::Less,
+                        (None, Some(_)) => Ordering::Greater,
+                        (None, None) => Ordering::Equal,
+                    },
+                    ChangesSort::Metric => a.metric.cmp(&b.metric),
+                    ChangesSort::Commit => b.head.cmp(&a.head),
+                };
+                first
+                    .then_with(|| by_change(a, b))
+                    .then_with(|| a.metric.cmp(&b.metric))
+                    .then_with(|| b.head.cmp(&a.head))
+                    .then_with(|| pa.cmp(&pb))
+            });
+            let mut got = all.clone();
+            got.reverse();
+            sort(&shards, &mut got, key);
+            assert!(got == want, "{key:?}");
+        }
     }
 
     #[test]
