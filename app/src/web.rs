@@ -5,7 +5,7 @@ use crate::data::{parse_json, Versioned};
 use serde::de::DeserializeOwned;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -433,11 +433,7 @@ pub async fn load_changes(
     if !progress(Ok(Progress::Loaded(firsts))) || first_only {
         return;
     }
-    let weights: HashMap<&str, i8> = cat.index.metrics.iter().map(|m| (m.name.as_str(), m.direction)).collect();
-    let weight = |m: &str| weights.get(m).copied().unwrap_or(0);
-    let heads: HashSet<(u32, u32, &str)> =
-        cat.index.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-    let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
+    let rules = model::changes::Rules::of(&cat.index);
     let mut ahead: std::collections::VecDeque<Option<js_sys::Promise>> = std::collections::VecDeque::new();
     let mut made = Vec::with_capacity(chunks.len());
     let mut reported = js_sys::Date::now();
@@ -452,7 +448,7 @@ pub async fn load_changes(
             None => fetched_text(path, started).await.and_then(|t| parse_json(path, &t)).map(Arc::new),
         };
         let bad = |e: String| format!("could not load {DATA_DIR}{path}: malformed file: {e}");
-        match got.and_then(|c: Arc<model::TrendChunk>| part.chunk_changes(&c, &weight, &headline).map_err(bad)) {
+        match got.and_then(|c: Arc<model::TrendChunk>| part.chunk_changes(&c, &rules).map_err(bad)) {
             Ok(sh) => made.push(Arc::new(sh)),
             Err(e) => {
                 progress(Err(e));

@@ -154,15 +154,9 @@ impl Part {
 
     /// Every change along a chunk's series, in the view's positions: what each series' reports
     /// state (`changes::stated`), then the steps detected along it (the chunk's), series by series:
-    /// the import's build order. `weight` gives a metric's direction, `headline` whether a
-    /// report's (view positions) headline names a job's metric. The Changes view lists these:
+    /// the import's build order. `rules`: the view's (`changes::Rules::of` its index). The Changes view lists these:
     /// only the first page of a testcase's changes is a file of its own (`Index::changes`).
-    pub fn chunk_changes(
-        &self,
-        chunk: &TrendChunk,
-        weight: &dyn Fn(&str) -> i8,
-        headline: &dyn Fn(u32, u32, &str) -> bool,
-    ) -> Result<ChangesShard, String> {
+    pub fn chunk_changes(&self, chunk: &TrendChunk, rules: &crate::changes::Rules) -> Result<ChangesShard, String> {
         let mut changes = Vec::new();
         let mut steps: BTreeMap<(u32, &str), Vec<&ChangeRecord>> = BTreeMap::new();
         for c in &chunk.detected {
@@ -170,7 +164,7 @@ impl Part {
         }
         // made in the catalog's positions (no copy of the series), then moved to the view's
         let in_view = |r: u32, j: u32| Some((*self.reports.get(r as usize)?, *self.jobs.get(j as usize)?));
-        let said = |r: u32, j: u32, m: &str| in_view(r, j).is_some_and(|(r, j)| headline(r, j, m));
+        let said = |r: u32, j: u32, m: &str| in_view(r, j).is_some_and(|(r, j)| rules.headline(r, j, m));
         for s in &chunk.series {
             if s.points.is_ragged() {
                 return Err(format!("series {} has columns of different lengths", s.metric));
@@ -180,7 +174,7 @@ impl Part {
                 s.job,
                 &s.metric,
                 &s.points,
-                weight(&s.metric),
+                rules.weight(&s.metric),
                 &said,
                 &mut changes,
             );

@@ -44,6 +44,33 @@ impl Significance {
     }
 }
 
+/// What the changes of a catalog's series are made with (`assemble::Part::chunk_changes`): each
+/// metric's direction and the (report, job, metric) its reports' headlines name, in `index`'s
+/// positions.
+pub struct Rules<'a> {
+    weights: std::collections::HashMap<&'a str, i8>,
+    headlines: std::collections::HashSet<(u32, u32, &'a str)>,
+}
+
+impl<'a> Rules<'a> {
+    pub fn of(index: &'a crate::Index) -> Rules<'a> {
+        Rules {
+            weights: index.metrics.iter().map(|m| (m.name.as_str(), m.direction)).collect(),
+            headlines: index.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect(),
+        }
+    }
+
+    /// A metric's direction (1 higher is better, -1 lower, 0 unknown).
+    pub fn weight(&self, metric: &str) -> i8 {
+        self.weights.get(metric).copied().unwrap_or(0)
+    }
+
+    /// A headline of report `report` names `metric` of job `job`.
+    pub fn headline(&self, report: u32, job: u32, metric: &str) -> bool {
+        self.headlines.contains(&(report, job, metric))
+    }
+}
+
 /// The changes the reports state along one series (`job`, `metric`, its points `p`): each
 /// observation with a change, against the same report's base observation, in the series' order.
 /// `weight` is the metric's direction (1 higher is better, -1 lower, 0 unknown), `headline` says

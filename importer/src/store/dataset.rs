@@ -3,7 +3,7 @@
 
 use model::assemble::{merge, Assembled};
 use model::{paths, ChangesShard, Index, JobShard, ReportDoc, Root, SeriesShard, TrendChunk, SCHEMA_VERSION};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// A published dataset, opened: the root and every catalog, merged.
@@ -189,16 +189,11 @@ impl Published {
     /// trend chunks (`Part::chunk_changes`).
     pub fn changes(&self, testcase: &str) -> Result<ChangesShard, String> {
         let part = self.part(testcase)?;
-        let weights: HashMap<&str, i8> = self.index.metrics.iter().map(|m| (m.name.as_str(), m.direction)).collect();
-        let weight = |m: &str| weights.get(m).copied().unwrap_or(0);
-        let heads: HashSet<(u32, u32, &str)> =
-            self.index.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-        let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
+        let rules = model::changes::Rules::of(&self.index);
         let mut all = ChangesShard { schema: SCHEMA_VERSION, testcase: testcase.to_string(), changes: Vec::new() };
         for rel in &part.chunks {
             let chunk: TrendChunk = read(&self.dir, rel)?;
-            all.changes
-                .extend(part.chunk_changes(&chunk, &weight, &headline).map_err(|e| format!("{rel}: {e}"))?.changes);
+            all.changes.extend(part.chunk_changes(&chunk, &rules).map_err(|e| format!("{rel}: {e}"))?.changes);
         }
         Ok(all)
     }
@@ -643,22 +638,17 @@ type Ranked = ((u32, String, u32), model::ChangeRecord);
 /// build order (series, then the series' own): what its changes page must hold. Every series is
 /// in one chunk: the top of each chunk's changes holds the whole top.
 struct TopChanges<'a> {
-    cat: &'a Index,
-    headlines: HashSet<(u32, u32, &'a str)>,
+    rules: model::changes::Rules<'a>,
 }
 
 impl<'a> TopChanges<'a> {
     fn of(cat: &'a Index) -> TopChanges<'a> {
-        let headlines = cat.headlines.iter().filter_map(|h| Some((h.report, h.job?, h.metric.as_str()))).collect();
-        TopChanges { cat, headlines }
+        TopChanges { rules: model::changes::Rules::of(cat) }
     }
 
     /// The top of `chunk`'s changes.
     fn of_chunk(&self, part: &model::assemble::Part, chunk: &TrendChunk) -> Result<Vec<Ranked>, String> {
-        let metrics = &self.cat.metrics;
-        let weight = |m: &str| metrics.binary_search_by(|x| x.name.as_str().cmp(m)).map_or(0, |i| metrics[i].direction);
-        let headline = |r: u32, j: u32, m: &str| self.headlines.contains(&(r, j, m));
-        let made = part.chunk_changes(chunk, &weight, &headline)?.changes;
+        let made = part.chunk_changes(chunk, &self.rules)?.changes;
         let mut top = Vec::with_capacity(made.len());
         let mut k = 0;
         for (i, c) in made.iter().enumerate() {

@@ -801,14 +801,11 @@ mod tests {
         chunk_files("t", &series, &detected, &own, &mut cat, &Known::none(), &mut out);
         assert!(cat.chunks.len() > 4, "{} chunks", cat.chunks.len());
         let part = model::assemble::Part::identity("t", &cat);
-        let weight = |m: &str| cat.metrics.iter().find(|x| x.name == m).map_or(0, |x| x.direction);
-        let heads: BTreeSet<(u32, u32, &str)> =
-            cat.headlines.iter().map(|h| (h.report, h.job.unwrap(), h.metric.as_str())).collect();
-        let headline = |r: u32, j: u32, m: &str| heads.contains(&(r, j, m));
+        let rules = model::changes::Rules::of(&cat);
         let mut from_chunks: Vec<ChangeRecord> = Vec::new();
         for rel in &cat.chunks {
             let chunk: model::TrendChunk = read_at(&out.stored.files, rel);
-            from_chunks.extend(part.chunk_changes(&chunk, &weight, &headline).unwrap().changes);
+            from_chunks.extend(part.chunk_changes(&chunk, &rules).unwrap().changes);
         }
         let key = |c: &ChangeRecord| format!("{c:?}");
         let mut a: Vec<String> = from_chunks.iter().map(key).collect();
